@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+export type Statement = Database.Statement;
+
+/** One numbered migration; applied in order, tracked by `PRAGMA user_version`. */
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+/** Applies every migration above the database's user_version, each in a transaction. */
+export function migrate(db: Db, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+/** Opens a published snapshot for serving: read-only, no writes possible. */
+export function openReadOnly(path: string): Db {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('query_only = true');
+  db.pragma('cache_size = -65536'); // 64 MiB page cache per snapshot
+  db.pragma('mmap_size = 268435456');
+  return db;
+}
+
+/** Opens a database for writing (ingest, the access store). */
+export function openWritable(path: string, options: { wal?: boolean } = {}): Db {
+  const db = new Database(path);
+  if (options.wal) db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/** Prepared statements are compiled once per connection and reused. */
+export function stmt(db: Db, sql: string): Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    cache.set(sql, s);
+  }
+  return s;
+}

@@ -1,0 +1,113 @@
+import type { Brand, Retailer } from '../schemas/index.js';
+import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
+import { type Db, stmt } from './database.js';
+import { InvalidCursorError } from './product-queries.js';
+
+const parse = (v: unknown): Record<string, unknown> | null => {
+  if (typeof v !== 'string') return null;
+  try {
+    return JSON.parse(v) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+
+function toBrand(row: Record<string, unknown>, withProfile: boolean): Brand {
+  const brand: Brand = {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    logo_url: (row.logo_url as string | null) ?? null,
+    website_url: (row.website_url as string | null) ?? null,
+    created_at: String(row.created_at),
+  };
+  if (withProfile) {
+    brand.description = (row.description as string | null) ?? null;
+    brand.profile = parse(row.profile_json);
+  }
+  return brand;
+}
+
+export interface BrandListParams {
+  q?: string;
+  categoryId?: string;
+  includeProfile?: boolean;
+  limit: number;
+  cursor?: string;
+  desc?: boolean;
+}
+
+/** Brands by name, with an optional name filter and category filter. */
+export function listBrands(db: Db, params: BrandListParams): { brands: Brand[]; page: PageInfo } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (params.q) {
+    where.push("(b.name LIKE ? ESCAPE '\\' OR b.slug LIKE ? ESCAPE '\\')");
+    const like = `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    args.push(like, like);
+  }
+  if (params.categoryId) {
+    where.push(
+      'b.id IN (SELECT bc.brand_id FROM brand_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.id = ? OR c.parent_id = ?)',
+    );
+    args.push(params.categoryId, params.categoryId);
+  }
+  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
+  if (params.cursor && cursor?.kind !== 'keyset') throw new InvalidCursorError();
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (stmt(db, `SELECT count(*) AS n FROM brands b ${whereSql}`).get(...args) as { n: number }).n;
+  const op = params.desc ? '<' : '>';
+  const dir = params.desc ? 'DESC' : 'ASC';
+  const pageWhere = [...where];
+  const pageArgs = [...args];
+  if (cursor?.kind === 'keyset') {
+    pageWhere.push(`(b.name ${op} ? OR (b.name = ? AND b.id ${op} ?))`);
+    pageArgs.push(cursor.value, cursor.value, cursor.id);
+  }
+  const rows = stmt(
+    db,
+    `SELECT b.* FROM brands b ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY b.name ${dir}, b.id ${dir} LIMIT ?`,
+  ).all(...pageArgs, params.limit + 1) as Record<string, unknown>[];
+  const offset = cursor?.kind === 'keyset' ? cursor.offset : 0;
+  const last = rows[params.limit - 1];
+  const next: Cursor | null =
+    rows.length > params.limit && last ? { kind: 'keyset', value: String(last.name), id: String(last.id), offset: offset + params.limit } : null;
+  return {
+    brands: rows.slice(0, params.limit).map((r) => toBrand(r, params.includeProfile ?? false)),
+    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
+  };
+}
+
+/** A brand by id or slug, with description and profile. */
+export function getBrand(db: Db, identifier: string): Brand | null {
+  const row = stmt(db, 'SELECT * FROM brands WHERE id = ? OR slug = ?').get(identifier, identifier) as Record<string, unknown> | undefined;
+  return row ? toBrand(row, true) : null;
+}
+
+function toRetailer(row: Record<string, unknown>): Retailer {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    domain: (row.domain as string | null) ?? null,
+    logo_url: (row.logo_url as string | null) ?? null,
+    is_active: Boolean(row.is_active),
+    profile: parse(row.profile_json),
+  };
+}
+
+/** Retailers by name; `isActive` defaults to true as in spec §4.16. */
+export function listRetailers(db: Db, params: { q?: string; isActive?: boolean; limit: number }): Retailer[] {
+  const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
+  const rows = stmt(
+    db,
+    "SELECT * FROM retailers WHERE is_active = ? AND (name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\') ORDER BY name LIMIT ?",
+  ).all(params.isActive === false ? 0 : 1, like, like, params.limit) as Record<string, unknown>[];
+  return rows.map(toRetailer);
+}
+
+/** A retailer by id or slug. */
+export function getRetailer(db: Db, identifier: string): Retailer | null {
+  const row = stmt(db, 'SELECT * FROM retailers WHERE id = ? OR slug = ?').get(identifier, identifier) as Record<string, unknown> | undefined;
+  return row ? toRetailer(row) : null;
+}

@@ -1,0 +1,19 @@
+export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
+export { type Db, type Migration, migrate, openReadOnly, openWritable, type Statement, stmt } from './database.js';
+export { getBrand, getRetailer, listBrands, listRetailers, type BrandListParams } from './directory-queries.js';
+export { ftsQuery } from './fts.js';
+export {
+  attachOffers,
+  getProduct,
+  getProductBySlug,
+  InvalidCursorError,
+  listProducts,
+  modelKey,
+  PRODUCT_SORTS,
+  type ProductListParams,
+  type ProductSortField,
+} from './product-queries.js';
+export { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
+export { CATALOG_SCHEMA_VERSION, catalogMigrations } from './schema.js';
+export { catalogDir, currentSnapshotPath, discardSnapshot, newSnapshotPath, publishSnapshot } from './snapshot.js';

@@ -1,0 +1,148 @@
+import type { Product } from '../schemas/index.js';
+import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
+import { type Db, stmt } from './database.js';
+import { ftsQuery } from './fts.js';
+import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+
+/** Sortable fields of GET /v2/products, with the SQL expression each sorts by. */
+export const PRODUCT_SORTS = {
+  name: { asc: 'p.name', desc: 'p.name' },
+  price: { asc: 'COALESCE(p.current_best_price, 1e15)', desc: 'COALESCE(p.current_best_price, -1)' },
+  quality_score: { asc: 'p.quality_score', desc: 'p.quality_score' },
+  created_at: { asc: 'p.created_at', desc: 'p.created_at' },
+  updated_at: { asc: 'p.updated_at', desc: 'p.updated_at' },
+} as const;
+export type ProductSortField = keyof typeof PRODUCT_SORTS;
+
+export interface ProductListParams {
+  q?: string;
+  limit: number;
+  cursor?: string;
+  /** field name, `-` prefix for descending; default name, or relevance when q is given */
+  sort?: { field: ProductSortField; desc: boolean };
+  brandId?: string;
+  categoryId?: string;
+  productTypeId?: string;
+  productGroupId?: string;
+  modelNumber?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  includeLegacy?: boolean;
+  dataTiers?: number[];
+  includeOffers?: boolean;
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not a value returned by a previous page');
+  }
+}
+
+/** Upper-cased model number without separators: the key exact model lookups compare. */
+export const modelKey = (model: string): string => model.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/** Search and list products with filters, sorting and cursor pagination. */
+export function listProducts(db: Db, params: ProductListParams): { products: Product[]; page: PageInfo } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const fts = params.q ? ftsQuery(params.q) : null;
+  let from = 'products p';
+  if (params.q !== undefined && params.q.trim() !== '') {
+    if (!fts) return { products: [], page: pageInfo({ total: 0, limit: params.limit, offset: 0, cursor: null, next: null }) };
+    from = 'products_fts f JOIN products p ON p.rowid = f.rowid';
+    where.push('products_fts MATCH ?');
+    args.push(fts);
+  }
+  if (params.brandId) (where.push('p.brand_id = ?'), args.push(params.brandId));
+  if (params.categoryId)
+    (where.push('(p.category_id = ? OR p.category_id IN (SELECT id FROM categories WHERE parent_id = ?))'),
+      args.push(params.categoryId, params.categoryId));
+  if (params.productTypeId) (where.push('p.product_type_id = ?'), args.push(params.productTypeId));
+  if (params.productGroupId) (where.push('p.product_group_id = ?'), args.push(params.productGroupId));
+  if (params.modelNumber) (where.push('p.model_key = ?'), args.push(modelKey(params.modelNumber)));
+  if (params.minPrice !== undefined) (where.push('p.current_best_price >= ?'), args.push(params.minPrice));
+  if (params.maxPrice !== undefined) (where.push('p.current_best_price <= ?'), args.push(params.maxPrice));
+  if (params.dataTiers && params.dataTiers.length > 0) {
+    where.push(`p.data_tier IN (${params.dataTiers.map(() => '?').join(',')})`);
+    args.push(...params.dataTiers);
+  } else if (!params.includeLegacy) {
+    where.push('p.data_tier < 3');
+  }
+
+  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
+  if (params.cursor && !cursor) throw new InvalidCursorError();
+
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
+
+  const relevance = fts !== null && !params.sort;
+  const limit = params.limit;
+  let rows: ProductRow[];
+  let offset = 0;
+  let next: Cursor | null = null;
+
+  if (relevance || cursor?.kind === 'offset') {
+    offset = cursor?.offset ?? 0;
+    const order = relevance
+      ? 'bm25(products_fts, 10.0, 4.0, 3.0, 8.0, 1.0, 0.5), p.id'
+      : orderSql(params.sort ?? { field: 'name', desc: false });
+    rows = stmt(db, `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`)} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      ...args,
+      limit + 1,
+      offset,
+    ) as ProductRow[];
+    if (rows.length > limit) next = { kind: 'offset', offset: offset + limit };
+  } else {
+    const sort = params.sort ?? { field: 'name', desc: false };
+    const expr = PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc'];
+    const keysetWhere = [...where];
+    const keysetArgs = [...args];
+    if (cursor?.kind === 'keyset') {
+      const op = sort.desc ? '<' : '>';
+      keysetWhere.push(`(${expr} ${op} ? OR (${expr} = ? AND p.id ${op} ?))`);
+      keysetArgs.push(cursor.value, cursor.value, cursor.id);
+      offset = cursor.offset;
+    }
+    const sql = `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`).replace('SELECT p.*', `SELECT ${expr} AS _sort, p.*`)}
+      ${keysetWhere.length ? `WHERE ${keysetWhere.join(' AND ')}` : ''} ORDER BY ${orderSql(sort)} LIMIT ?`;
+    rows = stmt(db, sql).all(...keysetArgs, limit + 1) as ProductRow[];
+    if (rows.length > limit) {
+      const last = rows[limit - 1] as ProductRow;
+      next = { kind: 'keyset', value: last._sort as string | number, id: String(last.id), offset: offset + limit };
+    }
+  }
+
+  const products = rows.slice(0, limit).map(toProduct);
+  if (params.includeOffers) attachOffers(db, products);
+  return { products, page: pageInfo({ total, limit, offset, cursor: params.cursor ?? null, next }) };
+}
+
+function orderSql(sort: { field: ProductSortField; desc: boolean }): string {
+  const dir = sort.desc ? 'DESC' : 'ASC';
+  return `${PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc']} ${dir}, p.id ${dir}`;
+}
+
+export function attachOffers(db: Db, products: Product[]): void {
+  const offers = offersFor(
+    db,
+    products.map((p) => p.id),
+  );
+  for (const p of products) p.offers = offers.get(p.id) ?? [];
+}
+
+/** One product by id, or null. */
+export function getProduct(db: Db, id: string, options: { includeOffers?: boolean } = {}): Product | null {
+  const row = stmt(db, `${PRODUCT_SELECT} WHERE p.id = ?`).get(id) as ProductRow | undefined;
+  return row ? withOptions(db, toProduct(row), options) : null;
+}
+
+/** One product by slug, or null. */
+export function getProductBySlug(db: Db, slug: string, options: { includeOffers?: boolean } = {}): Product | null {
+  const row = stmt(db, `${PRODUCT_SELECT} WHERE p.slug = ?`).get(slug) as ProductRow | undefined;
+  return row ? withOptions(db, toProduct(row), options) : null;
+}
+
+function withOptions(db: Db, product: Product, options: { includeOffers?: boolean }): Product {
+  if (options.includeOffers) attachOffers(db, [product]);
+  return product;
+}

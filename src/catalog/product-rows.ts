@@ -1,0 +1,145 @@
+import type { Offer, Product } from '../schemas/index.js';
+import { type Db, stmt } from './database.js';
+
+/** Columns of a product with its brand, category, type and group, as one flat row. */
+export const PRODUCT_SELECT = `
+SELECT p.*,
+  b.id AS b_id, b.name AS b_name, b.slug AS b_slug, b.logo_url AS b_logo_url, b.website_url AS b_website_url, b.created_at AS b_created_at,
+  c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.description AS c_description, c.icon AS c_icon, c.is_featured AS c_is_featured,
+  c.parent_id AS c_parent_id, c.level AS c_level, c.path AS c_path,
+  t.id AS t_id, t.name AS t_name, t.slug AS t_slug, t.subcategory_id AS t_subcategory_id, t.is_active AS t_is_active, t.level AS t_level, t.path AS t_path,
+  g.id AS g_id, g.name AS g_name, g.slug AS g_slug, g.base_model AS g_base_model, g.series_name AS g_series_name,
+  g.variant_dimensions_json AS g_variant_dimensions_json
+FROM products p
+LEFT JOIN brands b ON b.id = p.brand_id
+LEFT JOIN categories c ON c.id = p.category_id
+LEFT JOIN product_types t ON t.id = p.product_type_id
+LEFT JOIN product_groups g ON g.id = p.product_group_id`;
+
+export type ProductRow = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const json = <T>(v: unknown, fallback: T): T => {
+  if (typeof v !== 'string' || v === '') return fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** Maps a PRODUCT_SELECT row to the Product resource of spec §2.2. */
+export function toProduct(row: ProductRow): Product {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    description: str(row.description),
+    gtin: str(row.gtin),
+    mpn: str(row.mpn),
+    model_number: str(row.model_number),
+    current_best_price: num(row.current_best_price),
+    min_price: num(row.min_price),
+    max_price: num(row.max_price),
+    avg_price: num(row.avg_price),
+    image_url: str(row.image_url),
+    variant_attributes: json(row.variant_attributes_json, {}),
+    specifications: json(row.specifications_json, {}),
+    data: json(row.data_json, {}),
+    quality_score: Number(row.quality_score ?? 0),
+    data_tier: Number(row.data_tier ?? 2),
+    source_type: String(row.source_type ?? 'retailer_feed'),
+    product_group_id: str(row.product_group_id),
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+    brand: row.b_id
+      ? {
+          id: String(row.b_id),
+          name: String(row.b_name),
+          slug: String(row.b_slug),
+          logo_url: str(row.b_logo_url),
+          website_url: str(row.b_website_url),
+          created_at: String(row.b_created_at),
+        }
+      : null,
+    category: row.c_id
+      ? {
+          id: String(row.c_id),
+          name: String(row.c_name),
+          slug: String(row.c_slug),
+          description: str(row.c_description),
+          icon: str(row.c_icon),
+          is_featured: Boolean(row.c_is_featured),
+          parent_id: str(row.c_parent_id),
+          level: Number(row.c_level),
+          path: String(row.c_path),
+        }
+      : null,
+    product_type: row.t_id
+      ? {
+          id: String(row.t_id),
+          name: String(row.t_name),
+          slug: String(row.t_slug),
+          subcategory_id: str(row.t_subcategory_id),
+          is_active: Boolean(row.t_is_active),
+          level: Number(row.t_level),
+          path: String(row.t_path),
+        }
+      : null,
+    product_group: row.g_id
+      ? {
+          id: String(row.g_id),
+          name: String(row.g_name),
+          slug: String(row.g_slug),
+          base_model: str(row.g_base_model),
+          series_name: str(row.g_series_name),
+          variant_dimensions: json(row.g_variant_dimensions_json, []),
+        }
+      : null,
+    _naming_method: str(row.naming_method),
+    _naming_confidence: num(row.naming_confidence),
+    _category_profile_key: str(row.category_profile_key),
+    _spec_sources: json(row.spec_sources_json, {}),
+    _quality_breakdown: json(row.quality_breakdown_json, {
+      completeness: 0,
+      validity: 0,
+      confidence: 0,
+      crossValidation: 0,
+      attributeScore: 0,
+      nameScore: 0,
+      knowledgeScore: 0,
+    }),
+  };
+}
+
+/** Offers of the given products, cheapest in-stock first, keyed by product id. */
+export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
+  const out = new Map<string, Offer[]>();
+  if (productIds.length === 0) return out;
+  const rows = stmt(
+    db,
+    `SELECT o.product_id, r.name AS retailer_name, r.slug AS retailer_slug, o.price, o.original_price, o.currency,
+            o.in_stock, o.availability, o.retailer_url, o.last_seen_at
+     FROM offers o JOIN retailers r ON r.id = o.retailer_id
+     WHERE o.product_id IN (SELECT value FROM json_each(?))
+     ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name`,
+  ).all(JSON.stringify(productIds)) as Record<string, unknown>[];
+  for (const row of rows) {
+    const id = String(row.product_id);
+    const list = out.get(id) ?? [];
+    list.push({
+      retailer_name: String(row.retailer_name),
+      retailer_slug: String(row.retailer_slug),
+      price: num(row.price),
+      original_price: num(row.original_price),
+      currency: String(row.currency),
+      in_stock: Boolean(row.in_stock),
+      availability: String(row.availability),
+      retailer_url: str(row.retailer_url),
+      last_seen_at: String(row.last_seen_at),
+    });
+    out.set(id, list);
+  }
+  return out;
+}

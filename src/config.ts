@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+/**
+ * Every setting Shelf reads from the environment, with defaults and help text.
+ * This module is the only reader of `process.env` (a lint rule enforces it).
+ */
+const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port of the REST API and MCP endpoints' }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
+  SHELF_DATA_DIR: Type.String({ default: '.shelf', description: 'folder of the catalog snapshots, the key/usage store and demo files' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level' },
+  ),
+  REDIS_URL: Type.Optional(Type.String({ description: 'Redis URL for shared rate-limit and quota counters across replicas' })),
+  SHELF_API_URL: Type.String({ default: 'http://127.0.0.1:3000', description: 'REST base URL used by the MCP server' }),
+  SHELF_API_KEY: Type.Optional(Type.String({ description: 'API key used by the stdio MCP server (SERVICE_API_KEY is accepted too)' })),
+  NODE_ENV: Type.String({ default: 'development' }),
+});
+
+export type Config = Static<typeof ConfigSchema> & {
+  /** absolute path of SHELF_DATA_DIR */
+  dataDir: string;
+};
+
+/** Documented settings, in the order the README's table lists them. */
+export const configHelp = Object.entries(ConfigSchema.properties).map(([name, schema]) => ({
+  name,
+  default: (schema as { default?: unknown }).default,
+  description: (schema as { description?: string }).description ?? '',
+}));
+
+/** Reads and validates the environment once; throws a readable error on bad values. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  if (raw.SHELF_API_KEY === undefined && env.SERVICE_API_KEY) raw.SHELF_API_KEY = env.SERVICE_API_KEY;
+  const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
+  if (!Value.Check(ConfigSchema, withDefaults)) {
+    const problems = [...Value.Errors(ConfigSchema, withDefaults)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = withDefaults as Static<typeof ConfigSchema>;
+  return { ...config, dataDir: resolve(config.SHELF_DATA_DIR) };
+}
+
+/** True when stdout is an interactive terminal (progress bars, pretty logs). */
+export const isTTY = (): boolean => Boolean(process.stdout.isTTY) && !process.env.CI;

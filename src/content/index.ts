@@ -1,0 +1,11 @@
+export { type Content, ContentError, DEFAULT_CONTENT_DIR, loadContent } from './load.js';
+export {
+  type BrandDef,
+  type CategoryDef,
+  KNOWLEDGE_CONTEXTS,
+  KNOWLEDGE_TYPES,
+  type KnowledgeFile,
+  type ProductTypeDef,
+  type RetailerDef,
+  type SpecDef,
+} from './schemas.js';

@@ -1,0 +1,130 @@
+import { type Static, Type } from 'typebox';
+
+/** Schemas of the authored data files in `data/` (see data/README.md). */
+const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1 });
+const Text = Type.String({ minLength: 1 });
+const OptText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Free = Type.Record(Type.String(), Type.Unknown());
+
+export const CategoryFile = Type.Array(
+  Type.Object({
+    slug: Slug,
+    name: Text,
+    parent: Type.Union([Slug, Type.Null()]),
+    icon: OptText,
+    is_featured: Type.Optional(Type.Boolean()),
+    description: OptText,
+  }),
+);
+export type CategoryDef = Static<typeof CategoryFile>[number];
+
+export const SPEC_TYPES = ['number', 'string', 'boolean', 'enum', 'list'] as const;
+export const SpecDef = Type.Object({
+  key: Type.String({ pattern: '^[a-z0-9_]+$' }),
+  label: Text,
+  type: Type.Union(SPEC_TYPES.map((t) => Type.Literal(t))),
+  unit: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  values: Type.Optional(Type.Array(Type.String())),
+  aliases: Type.Optional(Type.Array(Type.String())),
+  headline: Type.Optional(Type.Boolean()),
+});
+export type SpecDef = Static<typeof SpecDef>;
+
+export const ProductTypeFile = Type.Array(
+  Type.Object({
+    slug: Slug,
+    name: Text,
+    subcategory: Slug,
+    google_product_category: Type.Object({ id: Type.Union([Type.Integer(), Type.String()]), path: Text }),
+    synonyms: Type.Optional(Type.Array(Type.String())),
+    identity_dimensions: Type.Array(Type.String()),
+    variant_dimensions: Type.Array(Type.String()),
+    specs: Type.Array(SpecDef),
+    controlled_values: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object({ marketplace_handle: Type.String(), marketplace_name: Type.String(), values: Type.Array(Type.String()) }),
+      ),
+    ),
+    price_range: Type.Optional(Type.Object({ low: Type.Number(), typical: Type.Number(), high: Type.Number() })),
+    model_patterns: Type.Optional(
+      Type.Array(Type.Object({ brand: Type.String(), regex: Type.String(), example: Type.Optional(Type.String()), decodes: Type.Optional(Free) })),
+    ),
+  }),
+);
+export type ProductTypeDef = Static<typeof ProductTypeFile>[number];
+
+export const KNOWLEDGE_TYPES = [
+  'maintenance_schedule',
+  'lifespan',
+  'tip',
+  'cost_of_ownership',
+  'failure_modes',
+  'buying_guide',
+  'install_checklist',
+  'error_code',
+] as const;
+export const KNOWLEDGE_CONTEXTS = ['home', 'office', 'general'] as const;
+const KnowledgeType = Type.Union(KNOWLEDGE_TYPES.map((t) => Type.Literal(t)));
+
+export const KnowledgeFile = Type.Object({
+  product_type: Slug,
+  entries: Type.Array(
+    Type.Object({
+      key: Slug,
+      type: KnowledgeType,
+      context: Type.Union(KNOWLEDGE_CONTEXTS.map((t) => Type.Literal(t))),
+      title: Text,
+      content: Text,
+      priority: Type.Optional(Type.String()),
+      source: OptText,
+      source_url: OptText,
+      sort_order: Type.Optional(Type.Number()),
+      data: Type.Optional(Free),
+    }),
+  ),
+  brand_overrides: Type.Optional(
+    Type.Array(
+      Type.Object({
+        brand: Slug,
+        overrides: Type.Optional(Type.Union([Slug, Type.Null()])),
+        type: KnowledgeType,
+        title: Text,
+        content: Text,
+        priority: Type.Optional(Type.String()),
+        source: OptText,
+        source_url: OptText,
+        data: Type.Optional(Free),
+      }),
+    ),
+  ),
+});
+export type KnowledgeFile = Static<typeof KnowledgeFile>;
+
+export const BrandFile = Type.Array(
+  Type.Object({
+    slug: Slug,
+    name: Text,
+    aliases: Type.Optional(Type.Array(Type.String())),
+    website_url: OptText,
+    logo_url: OptText,
+    description: OptText,
+    product_types: Type.Optional(Type.Array(Slug)),
+    profile: Type.Optional(Free),
+  }),
+);
+export type BrandDef = Static<typeof BrandFile>[number];
+
+export const RetailerFile = Type.Array(
+  Type.Object({
+    slug: Slug,
+    name: Text,
+    domain: OptText,
+    logo_url: OptText,
+    is_active: Type.Optional(Type.Boolean()),
+    title_style: Type.Optional(Type.String()),
+    categories: Type.Optional(Type.Array(Type.String())),
+    profile: Type.Optional(Free),
+  }),
+);
+export type RetailerDef = Static<typeof RetailerFile>[number];

@@ -1,0 +1,170 @@
+import type { Listing } from '../listing.js';
+import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
+import type { Classification } from './classify.js';
+import type { PreviousCatalog } from './previous.js';
+import type { Reference, TypeInfo } from './reference.js';
+import type { ResolvedProduct } from './resolver.js';
+
+/** A product ready to be written: the merge of its listings. */
+export interface AssembledProduct {
+  id: string;
+  slug: string;
+  name: string;
+  namingMethod: string;
+  namingConfidence: number;
+  description: string | null;
+  gtin: string | null;
+  gtins: string[];
+  mpn: string | null;
+  modelNumber: string | null;
+  brand: { id: string; name: string; slug: string } | null;
+  type: TypeInfo | null;
+  typeConfidence: number;
+  imageUrl: string | null;
+  specs: Record<string, string>;
+  specSources: Record<string, { retailers: string[]; agreement: number }>;
+  variantAttributes: Record<string, string>;
+  listings: Listing[];
+  createdAt: string;
+  resolverConfidence: number;
+}
+
+const majority = <T>(values: (T | null | undefined)[]): T | null => {
+  const counts = new Map<T, number>();
+  for (const v of values) if (v !== null && v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: T | null = null;
+  let bestCount = 0;
+  for (const [v, c] of counts) if (c > bestCount) (best = v), (bestCount = c);
+  return best;
+};
+
+const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+
+/** The title that shares the most words with the other listings' titles: the consensus name. */
+function chooseName(listings: Listing[]): { name: string; method: string; confidence: number } {
+  if (listings.length === 1) return { name: listings[0]!.title, method: 'single_listing', confidence: 0.6 };
+  const sets = listings.map((l) => words(l.title));
+  let best = 0;
+  let bestScore = -1;
+  sets.forEach((s, i) => {
+    let score = 0;
+    sets.forEach((o, j) => {
+      if (i === j) return;
+      let shared = 0;
+      for (const w of s) if (o.has(w)) shared++;
+      score += shared / Math.max(1, new Set([...s, ...o]).size);
+    });
+    if (score > bestScore) (best = i), (bestScore = score);
+  });
+  const confidence = Math.min(0.95, 0.6 + (bestScore / (listings.length - 1)) * 0.35);
+  return { name: listings[best]!.title, method: 'consensus_title', confidence: Math.round(confidence * 100) / 100 };
+}
+
+/** The display form of a GTIN-14: UPC-A when it fits, else EAN-13, else GTIN-14. */
+export const displayGtin = (gtin14: string): string => gtinForms(gtin14).find((f) => f.length === 12) ?? gtinForms(gtin14).find((f) => f.length === 13) ?? gtin14;
+
+const specKey = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+
+export interface AssembleContext {
+  reference: Reference;
+  previous: PreviousCatalog;
+  classifications: Map<string, Classification>;
+  now: string;
+  usedIds: Set<string>;
+  usedSlugs: Set<string>;
+}
+
+/** Merges the listings of one resolved product into one product record. */
+export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], ctx: AssembleContext): AssembledProduct {
+  const { reference, previous, classifications } = ctx;
+  const brand =
+    reference.brands.resolve(majority(listings.map((l) => l.brandName)) ?? resolved.brand) ??
+    majority(listings.map((l) => reference.brands.fromTitle(l.title)));
+
+  const typeVotes = new Map<TypeInfo, number>();
+  for (const l of listings) {
+    const c = classifications.get(l.key);
+    if (c?.type) typeVotes.set(c.type, (typeVotes.get(c.type) ?? 0) + c.confidence);
+  }
+  let type: TypeInfo | null = null;
+  let typeScore = 0;
+  for (const [t, s] of typeVotes) if (s > typeScore) (type = t), (typeScore = s);
+
+  const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
+  const named = chooseName(listings);
+
+  const specs: Record<string, string> = {};
+  const specSources: AssembledProduct['specSources'] = {};
+  const valuesByKey = new Map<string, Map<string, string[]>>();
+  for (const l of listings) {
+    for (const [raw, value] of Object.entries(l.rawSpecs)) {
+      const key = specKey(raw);
+      if (!key) continue;
+      const byValue = valuesByKey.get(key) ?? new Map<string, string[]>();
+      byValue.set(value, [...(byValue.get(value) ?? []), l.retailer]);
+      valuesByKey.set(key, byValue);
+    }
+  }
+  for (const [key, byValue] of valuesByKey) {
+    let bestValue = '';
+    let bestRetailers: string[] = [];
+    let total = 0;
+    for (const [value, retailers] of byValue) {
+      total += retailers.length;
+      if (retailers.length > bestRetailers.length) (bestValue = value), (bestRetailers = retailers);
+    }
+    specs[key] = bestValue;
+    specSources[key] = { retailers: bestRetailers, agreement: Math.round((bestRetailers.length / total) * 100) / 100 };
+  }
+
+  const variantAttributes: Record<string, string> = {};
+  const color = majority(listings.map((l) => l.color));
+  const size = majority(listings.map((l) => l.size));
+  if (color) variantAttributes.color = color;
+  if (size) variantAttributes.size = size;
+
+  // the id this product had before: most of its listings' previous product, else its GTIN's
+  let id = majority(listings.map((l) => previous.productIdByListing.get(l.key)));
+  if (!id) id = majority(gtins.map((g) => previous.productIdByGtin.get(g)));
+  if (!id || ctx.usedIds.has(id)) {
+    const identity = gtins[0] ?? (brand && resolved.modelNumber ? `${brand.slug}:${resolved.modelNumber.toUpperCase()}` : [...listings.map((l) => l.key)].sort()[0]);
+    id = stableUuid(`product:${identity}`);
+    for (let n = 1; ctx.usedIds.has(id); n++) id = stableUuid(`product:${identity}:${n}`);
+  }
+  ctx.usedIds.add(id);
+
+  let slug = previous.products.get(id)?.slug ?? '';
+  if (!slug || ctx.usedSlugs.has(slug)) {
+    const base = slugify(named.name, 70) || 'product';
+    slug = ctx.usedSlugs.has(base) ? `${base}-${id.slice(0, 8)}` : base;
+  }
+  ctx.usedSlugs.add(slug);
+
+  const mpn = majority(listings.map((l) => l.mpn));
+  return {
+    id,
+    slug,
+    name: named.name,
+    namingMethod: named.method,
+    namingConfidence: named.confidence,
+    description: listings.map((l) => l.description).reduce<string | null>((a, b) => ((b?.length ?? 0) > (a?.length ?? 0) ? b : a), null),
+    gtin: gtins[0] ? displayGtin(gtins[0]) : null,
+    gtins,
+    mpn,
+    modelNumber: resolved.modelNumber ?? mpn,
+    brand,
+    type,
+    typeConfidence: Math.min(1, typeScore / listings.length),
+    imageUrl: listings.find((l) => l.imageLink)?.imageLink ?? null,
+    specs,
+    specSources,
+    variantAttributes,
+    listings,
+    createdAt: previous.products.get(id)?.created_at ?? ctx.now,
+    resolverConfidence: resolved.confidence,
+  };
+}

@@ -1,0 +1,50 @@
+import type { AssembledProduct } from './assemble.js';
+
+export interface QualityBreakdown {
+  completeness: number;
+  validity: number;
+  confidence: number;
+  crossValidation: number;
+  attributeScore: number;
+  nameScore: number;
+  knowledgeScore: number;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Scores a product 0–1 from how complete, valid and corroborated its data is. Tier 1 is
+ * well-resolved data, tier 2 usable, tier 3 legacy (no current offer), tier 4 too poor to
+ * show by default.
+ */
+export function scoreQuality(p: AssembledProduct, hasKnowledge: boolean): { breakdown: QualityBreakdown; score: number; tier: number } {
+  const fields = [p.description, p.gtin, p.modelNumber, p.brand, p.type, p.imageUrl];
+  const completeness = fields.filter(Boolean).length / fields.length;
+  const validKeys = new Set((p.type?.def.specs ?? []).map((s) => s.key));
+  const specKeys = Object.keys(p.specs);
+  const attributeScore = validKeys.size === 0 ? (specKeys.length > 0 ? 0.5 : 0) : specKeys.filter((k) => validKeys.has(k)).length / validKeys.size;
+  const validity = specKeys.length === 0 ? 0.5 : specKeys.filter((k) => validKeys.has(k)).length / specKeys.length;
+  const corroborated = Object.values(p.specSources).filter((s) => s.retailers.length > 1).length;
+  const crossValidation = p.listings.length < 2 ? 0.5 : specKeys.length === 0 ? (p.gtins.length > 0 ? 1 : 0.7) : corroborated / specKeys.length;
+  const breakdown: QualityBreakdown = {
+    completeness: round(completeness),
+    validity: round(validity),
+    confidence: round(p.resolverConfidence * (p.type ? Math.max(0.5, p.typeConfidence) : 0.5)),
+    crossValidation: round(crossValidation),
+    attributeScore: round(attributeScore),
+    nameScore: round(p.namingConfidence),
+    knowledgeScore: hasKnowledge ? 1 : 0,
+  };
+  const score = round(
+    0.25 * breakdown.completeness +
+      0.1 * breakdown.validity +
+      0.2 * breakdown.confidence +
+      0.1 * breakdown.crossValidation +
+      0.15 * breakdown.attributeScore +
+      0.1 * breakdown.nameScore +
+      0.1 * breakdown.knowledgeScore,
+  );
+  const hasCurrentOffer = p.listings.some((l) => l.price !== null);
+  const tier = !hasCurrentOffer ? 3 : score < 0.3 ? 4 : score >= 0.6 ? 1 : 2;
+  return { breakdown, score, tier };
+}

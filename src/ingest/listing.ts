@@ -1,0 +1,159 @@
+import type { RawRow, RowIssue } from './feeds/index.js';
+import { cleanText, parseGtin, parsePrice } from './normalize/index.js';
+
+export type Availability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+
+/** One retailer's listing after normalization: the unit entity resolution works on. */
+export interface Listing {
+  /** `<retailer>:<item id>`, unique in a run */
+  key: string;
+  retailer: string;
+  itemId: string;
+  file: string;
+  line: number;
+  title: string;
+  description: string | null;
+  link: string | null;
+  imageLink: string | null;
+  /** the price the shopper pays now (sale price when on sale) */
+  price: number | null;
+  /** the regular price when on sale */
+  originalPrice: number | null;
+  currency: string;
+  availability: Availability;
+  brandName: string | null;
+  gtin14: string | null;
+  mpn: string | null;
+  /** retailer's own category path (`product_type`) */
+  categoryPath: string | null;
+  googleCategory: string | null;
+  itemGroupId: string | null;
+  color: string | null;
+  size: string | null;
+  /** specs as the feed named them (product_detail and spec-like columns) */
+  rawSpecs: Record<string, string>;
+}
+
+const AVAILABILITY: Record<string, Availability> = {
+  in_stock: 'in_stock',
+  instock: 'in_stock',
+  in_stock_online: 'in_stock',
+  available: 'in_stock',
+  out_of_stock: 'out_of_stock',
+  outofstock: 'out_of_stock',
+  sold_out: 'out_of_stock',
+  discontinued: 'out_of_stock',
+  preorder: 'preorder',
+  pre_order: 'preorder',
+  backorder: 'backorder',
+  back_order: 'backorder',
+};
+
+/** Columns that are specs when a feed has them as their own column. */
+const SPEC_COLUMNS = ['material', 'pattern', 'size_type', 'energy_efficiency_class', 'product_weight', 'product_length', 'product_width', 'product_height'];
+
+/**
+ * Parses Merchant Center `product_detail`: `section:attribute:value` triples separated by
+ * commas (a comma inside a value stays when the next part is not a new triple).
+ */
+export function parseProductDetail(text: string): Record<string, string> {
+  const specs: Record<string, string> = {};
+  for (const part of text.split(/,(?=[^,:]*:[^,:]*:)/)) {
+    const pieces = part.split(':');
+    if (pieces.length < 3) continue;
+    const name = cleanText(pieces[1] ?? '');
+    const value = cleanText(pieces.slice(2).join(':'));
+    if (name && value) specs[name] = value;
+  }
+  return specs;
+}
+
+const opt = (v: string | undefined): string | null => {
+  if (v === undefined) return null;
+  const t = cleanText(v);
+  return t === '' ? null : t;
+};
+
+export type NormalizeResult = { listing: Listing; issues: RowIssue[] } | { listing: null; issues: RowIssue[] };
+
+/** Validates and normalizes one feed row; bad rows come back as issues with file and line. */
+export function normalizeRow(row: RawRow, retailer: string): NormalizeResult {
+  const f = row.fields;
+  const issue = (severity: RowIssue['severity'], reason: string): RowIssue => ({
+    file: row.file,
+    line: row.line,
+    retailer,
+    severity,
+    reason,
+    ...(f.id ? { item_id: f.id } : {}),
+  });
+  const itemId = opt(f.id);
+  const title = opt(f.title);
+  if (!itemId) return { listing: null, issues: [issue('error', 'missing id')] };
+  if (!title) return { listing: null, issues: [issue('error', 'missing title')] };
+
+  const issues: RowIssue[] = [];
+  let price: number | null = null;
+  let currency = 'USD';
+  if (opt(f.price)) {
+    const parsed = parsePrice(f.price ?? '');
+    if (!parsed.ok) return { listing: null, issues: [issue('error', parsed.reason)] };
+    price = parsed.amount;
+    currency = parsed.currency;
+  }
+  let originalPrice: number | null = null;
+  if (opt(f.sale_price)) {
+    const sale = parsePrice(f.sale_price ?? '', currency);
+    if (!sale.ok) return { listing: null, issues: [issue('error', `sale_price: ${sale.reason}`)] };
+    if (price !== null && sale.amount < price) {
+      originalPrice = price;
+      price = sale.amount;
+    } else if (price === null) price = sale.amount;
+  }
+
+  let gtin14: string | null = null;
+  const rawGtin = opt(f.gtin);
+  if (rawGtin) {
+    const parsed = parseGtin(rawGtin);
+    if (parsed.ok) gtin14 = parsed.gtin14;
+    else issues.push(issue('warning', `gtin "${rawGtin}" ignored: ${parsed.reason}`));
+  }
+
+  const availabilityRaw = (opt(f.availability) ?? 'in_stock').toLowerCase().replace(/[\s-]+/g, '_');
+  const availability = AVAILABILITY[availabilityRaw];
+  if (!availability) issues.push(issue('warning', `unknown availability "${f.availability}", taken as in_stock`));
+
+  const rawSpecs = f.product_detail ? parseProductDetail(f.product_detail) : {};
+  for (const column of SPEC_COLUMNS) {
+    const value = opt(f[column]);
+    if (value) rawSpecs[column.replace(/^product_/, '')] ??= value;
+  }
+
+  return {
+    listing: {
+      key: `${retailer}:${itemId}`,
+      retailer,
+      itemId,
+      file: row.file,
+      line: row.line,
+      title,
+      description: opt(f.description),
+      link: opt(f.link),
+      imageLink: opt(f.image_link),
+      price,
+      originalPrice,
+      currency,
+      availability: availability ?? 'in_stock',
+      brandName: opt(f.brand),
+      gtin14,
+      mpn: opt(f.mpn),
+      categoryPath: opt(f.product_type),
+      googleCategory: opt(f.google_product_category),
+      itemGroupId: opt(f.item_group_id),
+      color: opt(f.color),
+      size: opt(f.size),
+      rawSpecs,
+    },
+    issues,
+  };
+}

@@ -1,0 +1,89 @@
+import { type Static, Type } from 'typebox';
+import { Brand, Category, Offer, ProductType } from './catalog.js';
+import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+
+export const ProductGroupRef = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  base_model: Nullable(Type.String()),
+  series_name: Nullable(Type.String()),
+  variant_dimensions: Type.Array(Type.String()),
+});
+
+export const QualityBreakdown = Type.Object({
+  completeness: Type.Number(),
+  validity: Type.Number(),
+  confidence: Type.Number(),
+  crossValidation: Type.Number(),
+  attributeScore: Type.Number(),
+  nameScore: Type.Number(),
+  knowledgeScore: Type.Number(),
+});
+
+export const KnowledgeMeta = Type.Object({
+  product_type_slug: Type.String(),
+  available: Type.Array(Type.String()),
+  entry_count: Type.Integer(),
+  has_brand_overrides: Type.Boolean(),
+  brand_profile: Type.Boolean(),
+  knowledge_url: Type.String(),
+});
+
+export const Attribute = Type.Object(
+  {
+    key: Type.String(),
+    value: Type.String(),
+    numericValue: Nullable(Type.Number()),
+    unit: Nullable(Type.String()),
+    role: Type.Union([Type.Literal('variant'), Type.Literal('identity'), Type.Literal('spec')]),
+  },
+  { $id: 'Attribute' },
+);
+export type Attribute = Static<typeof Attribute>;
+
+const productFields = {
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  description: Nullable(Type.String()),
+  gtin: Nullable(Type.String()),
+  mpn: Nullable(Type.String()),
+  model_number: Nullable(Type.String()),
+  current_best_price: Nullable(Type.Number()),
+  min_price: Nullable(Type.Number()),
+  max_price: Nullable(Type.Number()),
+  avg_price: Nullable(Type.Number()),
+  image_url: Nullable(Type.String()),
+  variant_attributes: FreeObject,
+  specifications: FreeObject,
+  data: FreeObject,
+  quality_score: Type.Number(),
+  data_tier: Type.Integer(),
+  source_type: Type.String(),
+  product_group_id: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
+  category: Nullable(Type.Omit(Category, ['children'])),
+  product_type: Nullable(Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides'])),
+  product_group: Nullable(ProductGroupRef),
+  offers: Type.Optional(Type.Array(Offer)),
+  signals: Type.Optional(FreeObject),
+  _variant_count: Type.Optional(Type.Integer()),
+  _naming_method: Nullable(Type.String()),
+  _naming_confidence: Nullable(Type.Number()),
+  _category_profile_key: Nullable(Type.String()),
+  _spec_sources: FreeObject,
+  _quality_breakdown: QualityBreakdown,
+  _knowledge: Type.Optional(KnowledgeMeta),
+  knowledge: Type.Optional(FreeObject),
+  attributes: Type.Optional(Type.Array(Attribute)),
+  _score: Type.Optional(Type.Number()),
+};
+
+export const Product = Type.Object(
+  { ...productFields, variants: Type.Optional(Type.Array(Type.Object(productFields))) },
+  { $id: 'Product' },
+);
+export type Product = Static<typeof Product>;
