@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 
 /**
@@ -7,16 +7,31 @@ import { Value } from 'typebox/value';
  * This module is the only reader of `process.env` (a lint rule enforces it).
  */
 const ConfigSchema = Type.Object({
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'HTTP port of the REST API and MCP endpoints' }),
+  PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 3000,
+    description: 'HTTP port of the REST API and MCP endpoints',
+  }),
   HOST: Type.String({ default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
-  SHELF_DATA_DIR: Type.String({ default: '.shelf', description: 'folder of the catalog snapshots, the key/usage store and demo files' }),
+  SHELF_DATA_DIR: Type.String({
+    default: '.shelf',
+    description: 'folder of the catalog snapshots, the key/usage store and demo files',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level' },
   ),
-  REDIS_URL: Type.Optional(Type.String({ description: 'Redis URL for shared rate-limit and quota counters across replicas' })),
-  SHELF_API_URL: Type.String({ default: 'http://127.0.0.1:3000', description: 'REST base URL used by the MCP server' }),
-  SHELF_API_KEY: Type.Optional(Type.String({ description: 'API key used by the stdio MCP server (SERVICE_API_KEY is accepted too)' })),
+  REDIS_URL: Type.Optional(
+    Type.String({ description: 'Redis URL for shared rate-limit and quota counters across replicas' }),
+  ),
+  SHELF_API_URL: Type.String({
+    default: 'http://127.0.0.1:3000',
+    description: 'REST base URL used by the MCP server',
+  }),
+  SHELF_API_KEY: Type.Optional(
+    Type.String({ description: 'API key used by the stdio MCP server (SERVICE_API_KEY is accepted too)' }),
+  ),
   NODE_ENV: Type.String({ default: 'development' }),
 });
 
@@ -42,7 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.SHELF_API_KEY === undefined && env.SERVICE_API_KEY) raw.SHELF_API_KEY = env.SERVICE_API_KEY;
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   if (!Value.Check(ConfigSchema, withDefaults)) {
-    const problems = [...Value.Errors(ConfigSchema, withDefaults)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+    const problems = [...Value.Errors(ConfigSchema, withDefaults)].map(
+      (e) => `${e.instancePath || '/'} ${e.message}`,
+    );
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = withDefaults as Static<typeof ConfigSchema>;

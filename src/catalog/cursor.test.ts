@@ -6,7 +6,10 @@ describe('cursors', () => {
   it('round-trip keyset and offset cursors', () => {
     const keyset = { kind: 'keyset', value: 'Bosch', id: 'abc', offset: 20 } as const;
     expect(decodeCursor(encodeCursor(keyset))).toEqual(keyset);
-    expect(decodeCursor(encodeCursor({ kind: 'offset', offset: 40 }))).toEqual({ kind: 'offset', offset: 40 });
+    expect(decodeCursor(encodeCursor({ kind: 'offset', offset: 40 }))).toEqual({
+      kind: 'offset',
+      offset: 40,
+    });
   });
 
   it('reject anything that is not a cursor of ours, without throwing', () => {

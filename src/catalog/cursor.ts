@@ -3,10 +3,13 @@
  * last row's sort value and id; an offset cursor (relevance order, previous pages) holds an
  * offset. Anything that does not decode to one of these is rejected as a bad parameter.
  */
-export type Cursor = { kind: 'keyset'; value: string | number | null; id: string; offset: number } | { kind: 'offset'; offset: number };
+export type Cursor =
+  | { kind: 'keyset'; value: string | number | null; id: string; offset: number }
+  | { kind: 'offset'; offset: number };
 
 export function encodeCursor(cursor: Cursor): string {
-  const body = cursor.kind === 'keyset' ? { v: cursor.value, i: cursor.id, o: cursor.offset } : { o: cursor.offset };
+  const body =
+    cursor.kind === 'keyset' ? { v: cursor.value, i: cursor.id, o: cursor.offset } : { o: cursor.offset };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
@@ -40,7 +43,13 @@ export interface PageInfo {
 }
 
 /** The eight pagination fields of spec §2.1. */
-export function pageInfo(args: { total: number; limit: number; offset: number; cursor: string | null; next: Cursor | null }): PageInfo {
+export function pageInfo(args: {
+  total: number;
+  limit: number;
+  offset: number;
+  cursor: string | null;
+  next: Cursor | null;
+}): PageInfo {
   const { total, limit, offset, cursor, next } = args;
   const prevOffset = offset > 0 ? Math.max(0, offset - limit) : null;
   return {

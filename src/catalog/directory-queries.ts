@@ -71,7 +71,9 @@ export function listBrands(db: Db, params: BrandListParams): { brands: Brand[]; 
   const offset = cursor?.kind === 'keyset' ? cursor.offset : 0;
   const last = rows[params.limit - 1];
   const next: Cursor | null =
-    rows.length > params.limit && last ? { kind: 'keyset', value: String(last.name), id: String(last.id), offset: offset + params.limit } : null;
+    rows.length > params.limit && last
+      ? { kind: 'keyset', value: String(last.name), id: String(last.id), offset: offset + params.limit }
+      : null;
   return {
     brands: rows.slice(0, params.limit).map((r) => toBrand(r, params.includeProfile ?? false)),
     page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
@@ -80,7 +82,9 @@ export function listBrands(db: Db, params: BrandListParams): { brands: Brand[]; 
 
 /** A brand by id or slug, with description and profile. */
 export function getBrand(db: Db, identifier: string): Brand | null {
-  const row = stmt(db, 'SELECT * FROM brands WHERE id = ? OR slug = ?').get(identifier, identifier) as Record<string, unknown> | undefined;
+  const row = stmt(db, 'SELECT * FROM brands WHERE id = ? OR slug = ?').get(identifier, identifier) as
+    | Record<string, unknown>
+    | undefined;
   return row ? toBrand(row, true) : null;
 }
 
@@ -108,6 +112,8 @@ export function listRetailers(db: Db, params: { q?: string; isActive?: boolean; 
 
 /** A retailer by id or slug. */
 export function getRetailer(db: Db, identifier: string): Retailer | null {
-  const row = stmt(db, 'SELECT * FROM retailers WHERE id = ? OR slug = ?').get(identifier, identifier) as Record<string, unknown> | undefined;
+  const row = stmt(db, 'SELECT * FROM retailers WHERE id = ? OR slug = ?').get(identifier, identifier) as
+    | Record<string, unknown>
+    | undefined;
   return row ? toRetailer(row) : null;
 }

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ftsQuery } from './fts.js';
 

@@ -3,7 +3,10 @@
  * column filters in user input are plain text), words are ANDed, and the last word also
  * matches as a prefix (search-as-you-type). Returns null when nothing searchable is left.
  */
-export function ftsQuery(text: string, options: { prefixLast?: boolean; operator?: 'AND' | 'OR' } = {}): string | null {
+export function ftsQuery(
+  text: string,
+  options: { prefixLast?: boolean; operator?: 'AND' | 'OR' } = {},
+): string | null {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu);
   if (!words || words.length === 0) return null;
   const { prefixLast = true, operator = 'AND' } = options;

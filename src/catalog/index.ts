@@ -1,6 +1,20 @@
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
-export { type Db, type Migration, migrate, openReadOnly, openWritable, type Statement, stmt } from './database.js';
-export { getBrand, getRetailer, listBrands, listRetailers, type BrandListParams } from './directory-queries.js';
+export {
+  type Db,
+  type Migration,
+  migrate,
+  openReadOnly,
+  openWritable,
+  type Statement,
+  stmt,
+} from './database.js';
+export {
+  type BrandListParams,
+  getBrand,
+  getRetailer,
+  listBrands,
+  listRetailers,
+} from './directory-queries.js';
 export { ftsQuery } from './fts.js';
 export {
   attachOffers,
@@ -16,4 +30,10 @@ export {
 export { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { CATALOG_SCHEMA_VERSION, catalogMigrations } from './schema.js';
-export { catalogDir, currentSnapshotPath, discardSnapshot, newSnapshotPath, publishSnapshot } from './snapshot.js';
+export {
+  catalogDir,
+  currentSnapshotPath,
+  discardSnapshot,
+  newSnapshotPath,
+  publishSnapshot,
+} from './snapshot.js';

@@ -45,23 +45,34 @@ export const modelKey = (model: string): string => model.toUpperCase().replace(/
 export function listProducts(db: Db, params: ProductListParams): { products: Product[]; page: PageInfo } {
   const where: string[] = [];
   const args: unknown[] = [];
+  const filter = (sql: string, ...values: unknown[]) => {
+    where.push(sql);
+    args.push(...values);
+  };
   const fts = params.q ? ftsQuery(params.q) : null;
   let from = 'products p';
   if (params.q !== undefined && params.q.trim() !== '') {
-    if (!fts) return { products: [], page: pageInfo({ total: 0, limit: params.limit, offset: 0, cursor: null, next: null }) };
+    if (!fts)
+      return {
+        products: [],
+        page: pageInfo({ total: 0, limit: params.limit, offset: 0, cursor: null, next: null }),
+      };
     from = 'products_fts f JOIN products p ON p.rowid = f.rowid';
     where.push('products_fts MATCH ?');
     args.push(fts);
   }
-  if (params.brandId) (where.push('p.brand_id = ?'), args.push(params.brandId));
+  if (params.brandId) filter('p.brand_id = ?', params.brandId);
   if (params.categoryId)
-    (where.push('(p.category_id = ? OR p.category_id IN (SELECT id FROM categories WHERE parent_id = ?))'),
-      args.push(params.categoryId, params.categoryId));
-  if (params.productTypeId) (where.push('p.product_type_id = ?'), args.push(params.productTypeId));
-  if (params.productGroupId) (where.push('p.product_group_id = ?'), args.push(params.productGroupId));
-  if (params.modelNumber) (where.push('p.model_key = ?'), args.push(modelKey(params.modelNumber)));
-  if (params.minPrice !== undefined) (where.push('p.current_best_price >= ?'), args.push(params.minPrice));
-  if (params.maxPrice !== undefined) (where.push('p.current_best_price <= ?'), args.push(params.maxPrice));
+    filter(
+      '(p.category_id = ? OR p.category_id IN (SELECT id FROM categories WHERE parent_id = ?))',
+      params.categoryId,
+      params.categoryId,
+    );
+  if (params.productTypeId) filter('p.product_type_id = ?', params.productTypeId);
+  if (params.productGroupId) filter('p.product_group_id = ?', params.productGroupId);
+  if (params.modelNumber) filter('p.model_key = ?', modelKey(params.modelNumber));
+  if (params.minPrice !== undefined) filter('p.current_best_price >= ?', params.minPrice);
+  if (params.maxPrice !== undefined) filter('p.current_best_price <= ?', params.maxPrice);
   if (params.dataTiers && params.dataTiers.length > 0) {
     where.push(`p.data_tier IN (${params.dataTiers.map(() => '?').join(',')})`);
     args.push(...params.dataTiers);
@@ -86,11 +97,10 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     const order = relevance
       ? 'bm25(products_fts, 10.0, 4.0, 3.0, 8.0, 1.0, 0.5), p.id'
       : orderSql(params.sort ?? { field: 'name', desc: false });
-    rows = stmt(db, `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`)} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-      ...args,
-      limit + 1,
-      offset,
-    ) as ProductRow[];
+    rows = stmt(
+      db,
+      `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`)} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    ).all(...args, limit + 1, offset) as ProductRow[];
     if (rows.length > limit) next = { kind: 'offset', offset: offset + limit };
   } else {
     const sort = params.sort ?? { field: 'name', desc: false };
@@ -108,7 +118,12 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     rows = stmt(db, sql).all(...keysetArgs, limit + 1) as ProductRow[];
     if (rows.length > limit) {
       const last = rows[limit - 1] as ProductRow;
-      next = { kind: 'keyset', value: last._sort as string | number, id: String(last.id), offset: offset + limit };
+      next = {
+        kind: 'keyset',
+        value: last._sort as string | number,
+        id: String(last.id),
+        offset: offset + limit,
+      };
     }
   }
 
@@ -137,7 +152,11 @@ export function getProduct(db: Db, id: string, options: { includeOffers?: boolea
 }
 
 /** One product by slug, or null. */
-export function getProductBySlug(db: Db, slug: string, options: { includeOffers?: boolean } = {}): Product | null {
+export function getProductBySlug(
+  db: Db,
+  slug: string,
+  options: { includeOffers?: boolean } = {},
+): Product | null {
   const row = stmt(db, `${PRODUCT_SELECT} WHERE p.slug = ?`).get(slug) as ProductRow | undefined;
   return row ? withOptions(db, toProduct(row), options) : null;
 }

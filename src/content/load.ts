@@ -36,7 +36,9 @@ function readJson<T>(file: string, schema: TSchema): T {
     throw new ContentError(`${file}: not valid JSON (${(error as Error).message})`);
   }
   if (!Value.Check(schema, value)) {
-    const first = [...Value.Errors(schema, value)].slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    const first = [...Value.Errors(schema, value)]
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new ContentError(`${file}: ${first.join('; ')}`);
   }
   return value as T;
@@ -56,7 +58,9 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
   const retailersFile = join(dir, 'retailers.json');
   return {
     categories: existsSync(categoriesFile) ? readJson<CategoryDef[]>(categoriesFile, CategoryFile) : [],
-    productTypes: jsonFiles(join(dir, 'taxonomy', 'product-types')).flatMap((f) => readJson<ProductTypeDef[]>(f, ProductTypeFile)),
+    productTypes: jsonFiles(join(dir, 'taxonomy', 'product-types')).flatMap((f) =>
+      readJson<ProductTypeDef[]>(f, ProductTypeFile),
+    ),
     brands: jsonFiles(join(dir, 'brands')).flatMap((f) => readJson<BrandDef[]>(f, BrandFile)),
     retailers: existsSync(retailersFile) ? readJson<RetailerDef[]>(retailersFile, RetailerFile) : [],
     knowledge: jsonFiles(join(dir, 'knowledge')).map((f) => readJson<KnowledgeFile>(f, KnowledgeFile)),

@@ -43,12 +43,25 @@ export const ProductTypeFile = Type.Array(
     controlled_values: Type.Optional(
       Type.Record(
         Type.String(),
-        Type.Object({ marketplace_handle: Type.String(), marketplace_name: Type.String(), values: Type.Array(Type.String()) }),
+        Type.Object({
+          marketplace_handle: Type.String(),
+          marketplace_name: Type.String(),
+          values: Type.Array(Type.String()),
+        }),
       ),
     ),
-    price_range: Type.Optional(Type.Object({ low: Type.Number(), typical: Type.Number(), high: Type.Number() })),
+    price_range: Type.Optional(
+      Type.Object({ low: Type.Number(), typical: Type.Number(), high: Type.Number() }),
+    ),
     model_patterns: Type.Optional(
-      Type.Array(Type.Object({ brand: Type.String(), regex: Type.String(), example: Type.Optional(Type.String()), decodes: Type.Optional(Free) })),
+      Type.Array(
+        Type.Object({
+          brand: Type.String(),
+          regex: Type.String(),
+          example: Type.Optional(Type.String()),
+          decodes: Type.Optional(Free),
+        }),
+      ),
     ),
   }),
 );

@@ -1,3 +1,9 @@
-export type { Resolver, ResolveRecord, ResolveResult } from './build/resolver.js';
+export type { ResolveRecord, ResolveResult, Resolver } from './build/resolver.js';
 export type { FeedSource, RowIssue } from './feeds/index.js';
-export { type FeedReport, type IngestOptions, type IngestReport, parseFeedArgument, runIngest } from './run.js';
+export {
+  type FeedReport,
+  type IngestOptions,
+  type IngestReport,
+  parseFeedArgument,
+  runIngest,
+} from './run.js';

@@ -7,7 +7,14 @@ const row = (fields: Record<string, string>) => ({ file: 'feed.tsv', line: 7, fi
 describe('normalizeRow', () => {
   it('normalizes a good row', () => {
     const result = normalizeRow(
-      row({ id: 'A1', title: ' Bosch  Dishwasher ', price: '999.00 USD', sale_price: '849.00 USD', gtin: '036000291452', availability: 'out of stock' }),
+      row({
+        id: 'A1',
+        title: ' Bosch  Dishwasher ',
+        price: '999.00 USD',
+        sale_price: '849.00 USD',
+        gtin: '036000291452',
+        availability: 'out of stock',
+      }),
       'acme',
     );
     expect(result.issues).toEqual([]);
@@ -32,22 +39,33 @@ describe('normalizeRow', () => {
   it('keeps a row with a bad GTIN but drops the GTIN and reports it', () => {
     const result = normalizeRow(row({ id: 'A1', title: 'x', gtin: '036000291453' }), 'acme');
     expect(result.listing?.gtin14).toBeNull();
-    expect(result.issues[0]).toMatchObject({ severity: 'warning', reason: expect.stringContaining('check digit') });
+    expect(result.issues[0]).toMatchObject({
+      severity: 'warning',
+      reason: expect.stringContaining('check digit'),
+    });
   });
 
   it('never throws on arbitrary rows', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('id', 'title', 'price', 'sale_price', 'gtin', 'availability', 'product_detail'), fc.string()), (fields) => {
-        const result = normalizeRow(row(fields), 'acme');
-        expect(result.listing !== null || result.issues.length > 0).toBe(true);
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom('id', 'title', 'price', 'sale_price', 'gtin', 'availability', 'product_detail'),
+          fc.string(),
+        ),
+        (fields) => {
+          const result = normalizeRow(row(fields), 'acme');
+          expect(result.listing !== null || result.issues.length > 0).toBe(true);
+        },
+      ),
     );
   });
 });
 
 describe('parseProductDetail', () => {
   it('reads section:attribute:value triples', () => {
-    expect(parseProductDetail('General:Noise Level:42 dBA,Capacity:Place Settings:16,Finish:Color:Black, matte')).toEqual({
+    expect(
+      parseProductDetail('General:Noise Level:42 dBA,Capacity:Place Settings:16,Finish:Color:Black, matte'),
+    ).toEqual({
       'Noise Level': '42 dBA',
       'Place Settings': '16',
       Color: 'Black, matte',

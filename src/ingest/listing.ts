@@ -50,7 +50,16 @@ const AVAILABILITY: Record<string, Availability> = {
 };
 
 /** Columns that are specs when a feed has them as their own column. */
-const SPEC_COLUMNS = ['material', 'pattern', 'size_type', 'energy_efficiency_class', 'product_weight', 'product_length', 'product_width', 'product_height'];
+const SPEC_COLUMNS = [
+  'material',
+  'pattern',
+  'size_type',
+  'energy_efficiency_class',
+  'product_weight',
+  'product_length',
+  'product_width',
+  'product_height',
+];
 
 /**
  * Parses Merchant Center `product_detail`: `section:attribute:value` triples separated by
@@ -74,7 +83,9 @@ const opt = (v: string | undefined): string | null => {
   return t === '' ? null : t;
 };
 
-export type NormalizeResult = { listing: Listing; issues: RowIssue[] } | { listing: null; issues: RowIssue[] };
+export type NormalizeResult =
+  | { listing: Listing; issues: RowIssue[] }
+  | { listing: null; issues: RowIssue[] };
 
 /** Validates and normalizes one feed row; bad rows come back as issues with file and line. */
 export function normalizeRow(row: RawRow, retailer: string): NormalizeResult {
@@ -121,7 +132,8 @@ export function normalizeRow(row: RawRow, retailer: string): NormalizeResult {
 
   const availabilityRaw = (opt(f.availability) ?? 'in_stock').toLowerCase().replace(/[\s-]+/g, '_');
   const availability = AVAILABILITY[availabilityRaw];
-  if (!availability) issues.push(issue('warning', `unknown availability "${f.availability}", taken as in_stock`));
+  if (!availability)
+    issues.push(issue('warning', `unknown availability "${f.availability}", taken as in_stock`));
 
   const rawSpecs = f.product_detail ? parseProductDetail(f.product_detail) : {};
   for (const column of SPEC_COLUMNS) {

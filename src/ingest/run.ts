@@ -16,7 +16,7 @@ import { readPrevious } from './build/previous.js';
 import { writeReference } from './build/reference.js';
 import { type Resolver, resolveByIdentifiers } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
-import { type FeedSource, readFeed, type RowIssue } from './feeds/index.js';
+import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
 import { type Listing, normalizeRow } from './listing.js';
 import { slugify, stableUuid } from './normalize/index.js';
 
@@ -72,7 +72,15 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   const listings: Listing[] = [];
 
   for (const feed of options.feeds) {
-    const report: FeedReport = { path: feed.path, retailer: feed.retailer, rows: 0, listings: 0, rejected: 0, warnings: 0, error: null };
+    const report: FeedReport = {
+      path: feed.path,
+      retailer: feed.retailer,
+      rows: 0,
+      listings: 0,
+      rejected: 0,
+      warnings: 0,
+      error: null,
+    };
     feedReports.push(report);
     const feedListings: Listing[] = [];
     const feedIssues: RowIssue[] = [];
@@ -86,10 +94,17 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
         else report.rejected++;
         if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
       }
-      if (report.rows > 0 && feedListings.length === 0) throw new Error('no usable rows (is the header row a Merchant Center header?)');
+      if (report.rows > 0 && feedListings.length === 0)
+        throw new Error('no usable rows (is the header row a Merchant Center header?)');
     } catch (error) {
       report.error = `${(error as Error).message}`;
-      issues.push({ file: feed.path, line: 0, retailer: feed.retailer, severity: 'error', reason: `feed unreadable: ${report.error}` });
+      issues.push({
+        file: feed.path,
+        line: 0,
+        retailer: feed.retailer,
+        severity: 'error',
+        reason: `feed unreadable: ${report.error}`,
+      });
       continue;
     }
     report.listings = feedListings.length;
@@ -114,11 +129,18 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
     db.transaction(() => {
       progress({ phase: 'reference data' });
       const reference = writeReference(db, content, now);
-      const insertRetailer = db.prepare('INSERT INTO retailers (id, slug, name, is_active, created_at) VALUES (?, ?, ?, 1, ?)');
+      const insertRetailer = db.prepare(
+        'INSERT INTO retailers (id, slug, name, is_active, created_at) VALUES (?, ?, ?, 1, ?)',
+      );
       for (const slug of new Set(listings.map((l) => l.retailer))) {
         if (reference.retailerIdBySlug.has(slug)) continue;
         const id = stableUuid(`retailer:${slug}`);
-        insertRetailer.run(id, slug, slug.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase()), now);
+        insertRetailer.run(
+          id,
+          slug,
+          slug.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase()),
+          now,
+        );
         reference.retailerIdBySlug.set(slug, id);
       }
 
@@ -148,9 +170,24 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       );
 
       progress({ phase: 'assemble', total: resolved.products.length });
-      const ctx = { reference, previous, classifications, now, usedIds: new Set<string>(), usedSlugs: new Set<string>() };
-      const products = resolved.products.map((r) => assembleProduct(r, r.keys.map((k) => byKey.get(k)!), ctx));
-      const typesWithKnowledge = new Set(content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type));
+      const ctx = {
+        reference,
+        previous,
+        classifications,
+        now,
+        usedIds: new Set<string>(),
+        usedSlugs: new Set<string>(),
+      };
+      const products = resolved.products.map((r) =>
+        assembleProduct(
+          r,
+          r.keys.map((k) => byKey.get(k)!),
+          ctx,
+        ),
+      );
+      const typesWithKnowledge = new Set(
+        content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
+      );
       progress({ phase: 'write', total: products.length });
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
       productCount = products.length;
@@ -176,7 +213,9 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
     meta.run('built_at', now);
     meta.run('day', day);
     meta.run('run_id', report.run_id);
-    db.prepare('INSERT INTO ingest_runs (id, day, started_at, finished_at, report_json) VALUES (?,?,?,?,?)').run(
+    db.prepare(
+      'INSERT INTO ingest_runs (id, day, started_at, finished_at, report_json) VALUES (?,?,?,?,?)',
+    ).run(
       report.run_id,
       day,
       new Date(started).toISOString(),
@@ -198,7 +237,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
 /** `retailer=path` or a bare path whose file name (without extension) names the retailer. */
 export function parseFeedArgument(arg: string): FeedSource {
   const eq = arg.indexOf('=');
-  if (eq > 0 && /^[a-z0-9-]+$/i.test(arg.slice(0, eq))) return { retailer: slugify(arg.slice(0, eq)), path: arg.slice(eq + 1) };
+  if (eq > 0 && /^[a-z0-9-]+$/i.test(arg.slice(0, eq)))
+    return { retailer: slugify(arg.slice(0, eq)), path: arg.slice(eq + 1) };
   const file = arg.split(/[\\/]/).pop() ?? arg;
   return { retailer: slugify(file.replace(/\.[^.]+$/, '')) || 'retailer', path: arg };
 }

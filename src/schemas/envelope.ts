@@ -1,48 +1,36 @@
 import { type TSchema, Type } from 'typebox';
 
-export const Meta = Type.Object(
-  {
-    requestId: Type.String(),
-    timestamp: Type.String(),
-    responseTime: Type.Number({ description: 'milliseconds spent serving the request' }),
-    version: Type.String(),
-    cached: Type.Boolean(),
-    warnings: Type.Optional(Type.Array(Type.String())),
-    interpretation: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  },
-  { $id: 'Meta' },
-);
+export const Meta = Type.Object({
+  requestId: Type.String(),
+  timestamp: Type.String(),
+  responseTime: Type.Number({ description: 'milliseconds spent serving the request' }),
+  version: Type.String(),
+  cached: Type.Boolean(),
+  warnings: Type.Optional(Type.Array(Type.String())),
+  interpretation: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
 
-export const Pagination = Type.Object(
-  {
-    total: Type.Integer(),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    page: Type.Integer(),
-    cursor: Type.Union([Type.String(), Type.Null()]),
-    hasMore: Type.Boolean(),
-    nextCursor: Type.Union([Type.String(), Type.Null()]),
-    prevCursor: Type.Union([Type.String(), Type.Null()]),
-  },
-  { $id: 'Pagination' },
-);
+export const Pagination = Type.Object({
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  page: Type.Integer(),
+  cursor: Type.Union([Type.String(), Type.Null()]),
+  hasMore: Type.Boolean(),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+  prevCursor: Type.Union([Type.String(), Type.Null()]),
+});
 
-export const ErrorBody = Type.Object(
-  {
-    code: Type.String(),
-    message: Type.String(),
-    userMessage: Type.String(),
-    details: Type.Unknown(),
-    retryable: Type.Boolean(),
-    retryAfter: Type.Union([Type.Number(), Type.Null()], { description: 'seconds' }),
-  },
-  { $id: 'ErrorBody' },
-);
+export const ErrorBody = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  userMessage: Type.String(),
+  details: Type.Unknown(),
+  retryable: Type.Boolean(),
+  retryAfter: Type.Union([Type.Number(), Type.Null()], { description: 'seconds' }),
+});
 
-export const ErrorEnvelope = Type.Object(
-  { success: Type.Literal(false), error: ErrorBody, meta: Meta },
-  { $id: 'ErrorEnvelope' },
-);
+export const ErrorEnvelope = Type.Object({ success: Type.Literal(false), error: ErrorBody, meta: Meta });
 
 /** `{success, data, meta}` around one resource. */
 export const Envelope = <T extends TSchema>(data: T) =>

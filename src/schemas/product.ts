@@ -30,16 +30,13 @@ export const KnowledgeMeta = Type.Object({
   knowledge_url: Type.String(),
 });
 
-export const Attribute = Type.Object(
-  {
-    key: Type.String(),
-    value: Type.String(),
-    numericValue: Nullable(Type.Number()),
-    unit: Nullable(Type.String()),
-    role: Type.Union([Type.Literal('variant'), Type.Literal('identity'), Type.Literal('spec')]),
-  },
-  { $id: 'Attribute' },
-);
+export const Attribute = Type.Object({
+  key: Type.String(),
+  value: Type.String(),
+  numericValue: Nullable(Type.Number()),
+  unit: Nullable(Type.String()),
+  role: Type.Union([Type.Literal('variant'), Type.Literal('identity'), Type.Literal('spec')]),
+});
 export type Attribute = Static<typeof Attribute>;
 
 const productFields = {
@@ -66,7 +63,9 @@ const productFields = {
   updated_at: Timestamp,
   brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
   category: Nullable(Type.Omit(Category, ['children'])),
-  product_type: Nullable(Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides'])),
+  product_type: Nullable(
+    Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']),
+  ),
   product_group: Nullable(ProductGroupRef),
   offers: Type.Optional(Type.Array(Offer)),
   signals: Type.Optional(FreeObject),
@@ -82,8 +81,8 @@ const productFields = {
   _score: Type.Optional(Type.Number()),
 };
 
-export const Product = Type.Object(
-  { ...productFields, variants: Type.Optional(Type.Array(Type.Object(productFields))) },
-  { $id: 'Product' },
-);
+export const Product = Type.Object({
+  ...productFields,
+  variants: Type.Optional(Type.Array(Type.Object(productFields))),
+});
 export type Product = Static<typeof Product>;

@@ -34,7 +34,11 @@ const majority = <T>(values: (T | null | undefined)[]): T | null => {
   for (const v of values) if (v !== null && v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
   let best: T | null = null;
   let bestCount = 0;
-  for (const [v, c] of counts) if (c > bestCount) (best = v), (bestCount = c);
+  for (const [v, c] of counts)
+    if (c > bestCount) {
+      best = v;
+      bestCount = c;
+    }
   return best;
 };
 
@@ -54,14 +58,22 @@ function chooseName(listings: Listing[]): { name: string; method: string; confid
       for (const w of s) if (o.has(w)) shared++;
       score += shared / Math.max(1, new Set([...s, ...o]).size);
     });
-    if (score > bestScore) (best = i), (bestScore = score);
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
   });
   const confidence = Math.min(0.95, 0.6 + (bestScore / (listings.length - 1)) * 0.35);
-  return { name: listings[best]!.title, method: 'consensus_title', confidence: Math.round(confidence * 100) / 100 };
+  return {
+    name: listings[best]!.title,
+    method: 'consensus_title',
+    confidence: Math.round(confidence * 100) / 100,
+  };
 }
 
 /** The display form of a GTIN-14: UPC-A when it fits, else EAN-13, else GTIN-14. */
-export const displayGtin = (gtin14: string): string => gtinForms(gtin14).find((f) => f.length === 12) ?? gtinForms(gtin14).find((f) => f.length === 13) ?? gtin14;
+export const displayGtin = (gtin14: string): string =>
+  gtinForms(gtin14).find((f) => f.length === 12) ?? gtinForms(gtin14).find((f) => f.length === 13) ?? gtin14;
 
 const specKey = (name: string) =>
   name
@@ -79,7 +91,11 @@ export interface AssembleContext {
 }
 
 /** Merges the listings of one resolved product into one product record. */
-export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], ctx: AssembleContext): AssembledProduct {
+export function assembleProduct(
+  resolved: ResolvedProduct,
+  listings: Listing[],
+  ctx: AssembleContext,
+): AssembledProduct {
   const { reference, previous, classifications } = ctx;
   const brand =
     reference.brands.resolve(majority(listings.map((l) => l.brandName)) ?? resolved.brand) ??
@@ -92,7 +108,11 @@ export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], 
   }
   let type: TypeInfo | null = null;
   let typeScore = 0;
-  for (const [t, s] of typeVotes) if (s > typeScore) (type = t), (typeScore = s);
+  for (const [t, s] of typeVotes)
+    if (s > typeScore) {
+      type = t;
+      typeScore = s;
+    }
 
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
   const named = chooseName(listings);
@@ -115,10 +135,16 @@ export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], 
     let total = 0;
     for (const [value, retailers] of byValue) {
       total += retailers.length;
-      if (retailers.length > bestRetailers.length) (bestValue = value), (bestRetailers = retailers);
+      if (retailers.length > bestRetailers.length) {
+        bestValue = value;
+        bestRetailers = retailers;
+      }
     }
     specs[key] = bestValue;
-    specSources[key] = { retailers: bestRetailers, agreement: Math.round((bestRetailers.length / total) * 100) / 100 };
+    specSources[key] = {
+      retailers: bestRetailers,
+      agreement: Math.round((bestRetailers.length / total) * 100) / 100,
+    };
   }
 
   const variantAttributes: Record<string, string> = {};
@@ -131,7 +157,11 @@ export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], 
   let id = majority(listings.map((l) => previous.productIdByListing.get(l.key)));
   if (!id) id = majority(gtins.map((g) => previous.productIdByGtin.get(g)));
   if (!id || ctx.usedIds.has(id)) {
-    const identity = gtins[0] ?? (brand && resolved.modelNumber ? `${brand.slug}:${resolved.modelNumber.toUpperCase()}` : [...listings.map((l) => l.key)].sort()[0]);
+    const identity =
+      gtins[0] ??
+      (brand && resolved.modelNumber
+        ? `${brand.slug}:${resolved.modelNumber.toUpperCase()}`
+        : [...listings.map((l) => l.key)].sort()[0]);
     id = stableUuid(`product:${identity}`);
     for (let n = 1; ctx.usedIds.has(id); n++) id = stableUuid(`product:${identity}:${n}`);
   }
@@ -151,7 +181,9 @@ export function assembleProduct(resolved: ResolvedProduct, listings: Listing[], 
     name: named.name,
     namingMethod: named.method,
     namingConfidence: named.confidence,
-    description: listings.map((l) => l.description).reduce<string | null>((a, b) => ((b?.length ?? 0) > (a?.length ?? 0) ? b : a), null),
+    description: listings
+      .map((l) => l.description)
+      .reduce<string | null>((a, b) => ((b?.length ?? 0) > (a?.length ?? 0) ? b : a), null),
     gtin: gtins[0] ? displayGtin(gtins[0]) : null,
     gtins,
     mpn,

@@ -18,10 +18,13 @@ export class Classifier {
 
   constructor(types: Iterable<TypeInfo>) {
     for (const type of types) {
-      const phrases = new Set([type.name, ...(type.def.synonyms ?? [])].map((p) => normalize(p)).filter(Boolean));
+      const phrases = new Set(
+        [type.name, ...(type.def.synonyms ?? [])].map((p) => normalize(p)).filter(Boolean),
+      );
       for (const phrase of phrases) {
         this.#phrases.push({ phrase, type, words: phrase.split(' ').length });
-        if (!phrase.endsWith('s')) this.#phrases.push({ phrase: `${phrase}s`, type, words: phrase.split(' ').length });
+        if (!phrase.endsWith('s'))
+          this.#phrases.push({ phrase: `${phrase}s`, type, words: phrase.split(' ').length });
       }
       this.#byGoogleId.set(String(type.def.google_product_category.id), type);
       this.#byGooglePath.set(normalize(type.def.google_product_category.path), type);
@@ -40,7 +43,8 @@ export class Classifier {
       if (!text) return;
       const haystack = ` ${normalize(text)} `;
       for (const { phrase, type, words } of this.#phrases) {
-        if (haystack.includes(` ${phrase} `)) scores.set(type, (scores.get(type) ?? 0) + weight * (1 + 0.5 * (words - 1)));
+        if (haystack.includes(` ${phrase} `))
+          scores.set(type, (scores.get(type) ?? 0) + weight * (1 + 0.5 * (words - 1)));
       }
     };
     // the last segment of a category path is the most specific
@@ -53,10 +57,16 @@ export class Classifier {
     let total = 0;
     for (const [type, score] of scores) {
       total += score;
-      if (score > bestScore) (best = type), (bestScore = score);
+      if (score > bestScore) {
+        best = type;
+        bestScore = score;
+      }
     }
     if (!best) return { type: null, confidence: 0 };
-    return { type: best, confidence: Math.round(Math.min(0.9, (bestScore / total) * Math.min(1, bestScore / 4)) * 100) / 100 };
+    return {
+      type: best,
+      confidence: Math.round(Math.min(0.9, (bestScore / total) * Math.min(1, bestScore / 4)) * 100) / 100,
+    };
   }
 }
 

@@ -24,17 +24,30 @@ export function readPrevious(path: string | null): PreviousCatalog {
     db = openReadOnly(path);
     const prev: PreviousCatalog = { ...empty, path };
     for (const r of db
-      .prepare('SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id')
+      .prepare(
+        'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id',
+      )
       .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
       prev.productIdByListing.set(`${r.slug}:${r.retailer_item_id}`, r.product_id);
     }
-    for (const r of db.prepare('SELECT gtin14, product_id FROM product_gtins').iterate() as Iterable<{ gtin14: string; product_id: string }>) {
+    for (const r of db.prepare('SELECT gtin14, product_id FROM product_gtins').iterate() as Iterable<{
+      gtin14: string;
+      product_id: string;
+    }>) {
       prev.productIdByGtin.set(r.gtin14, r.product_id);
     }
-    for (const r of db.prepare('SELECT id, slug, created_at FROM products').iterate() as Iterable<{ id: string; slug: string; created_at: string }>) {
+    for (const r of db.prepare('SELECT id, slug, created_at FROM products').iterate() as Iterable<{
+      id: string;
+      slug: string;
+      created_at: string;
+    }>) {
       prev.products.set(r.id, { slug: r.slug, created_at: r.created_at });
     }
-    for (const r of db.prepare('SELECT id, slug, created_at FROM product_groups').iterate() as Iterable<{ id: string; slug: string; created_at: string }>) {
+    for (const r of db.prepare('SELECT id, slug, created_at FROM product_groups').iterate() as Iterable<{
+      id: string;
+      slug: string;
+      created_at: string;
+    }>) {
       prev.groups.set(r.id, { id: r.id, slug: r.slug, created_at: r.created_at });
     }
     return prev;

@@ -17,15 +17,31 @@ const round = (n: number) => Math.round(n * 100) / 100;
  * well-resolved data, tier 2 usable, tier 3 legacy (no current offer), tier 4 too poor to
  * show by default.
  */
-export function scoreQuality(p: AssembledProduct, hasKnowledge: boolean): { breakdown: QualityBreakdown; score: number; tier: number } {
+export function scoreQuality(
+  p: AssembledProduct,
+  hasKnowledge: boolean,
+): { breakdown: QualityBreakdown; score: number; tier: number } {
   const fields = [p.description, p.gtin, p.modelNumber, p.brand, p.type, p.imageUrl];
   const completeness = fields.filter(Boolean).length / fields.length;
   const validKeys = new Set((p.type?.def.specs ?? []).map((s) => s.key));
   const specKeys = Object.keys(p.specs);
-  const attributeScore = validKeys.size === 0 ? (specKeys.length > 0 ? 0.5 : 0) : specKeys.filter((k) => validKeys.has(k)).length / validKeys.size;
-  const validity = specKeys.length === 0 ? 0.5 : specKeys.filter((k) => validKeys.has(k)).length / specKeys.length;
+  const attributeScore =
+    validKeys.size === 0
+      ? specKeys.length > 0
+        ? 0.5
+        : 0
+      : specKeys.filter((k) => validKeys.has(k)).length / validKeys.size;
+  const validity =
+    specKeys.length === 0 ? 0.5 : specKeys.filter((k) => validKeys.has(k)).length / specKeys.length;
   const corroborated = Object.values(p.specSources).filter((s) => s.retailers.length > 1).length;
-  const crossValidation = p.listings.length < 2 ? 0.5 : specKeys.length === 0 ? (p.gtins.length > 0 ? 1 : 0.7) : corroborated / specKeys.length;
+  const crossValidation =
+    p.listings.length < 2
+      ? 0.5
+      : specKeys.length === 0
+        ? p.gtins.length > 0
+          ? 1
+          : 0.7
+        : corroborated / specKeys.length;
   const breakdown: QualityBreakdown = {
     completeness: round(completeness),
     validity: round(validity),

@@ -29,7 +29,7 @@ export class BrandResolver {
   readonly #insertAlias;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: string,
   ) {
     this.#insert = db.prepare('INSERT INTO brands (id, slug, name, created_at) VALUES (?, ?, ?, ?)');
@@ -91,8 +91,18 @@ export function writeReference(db: Db, content: Content, now: string): Reference
       const id = stableUuid(`category:${c.slug}`);
       const level = parent.level + 1;
       const path = parent.path ? `${parent.path} > ${c.name}` : c.name;
-      insertCategory.run(id, c.slug, c.name, c.description ?? null, c.icon ?? null, c.is_featured ? 1 : 0,
-        c.parent ? (categoryIdBySlug.get(c.parent) ?? null) : null, level, path, i);
+      insertCategory.run(
+        id,
+        c.slug,
+        c.name,
+        c.description ?? null,
+        c.icon ?? null,
+        c.is_featured ? 1 : 0,
+        c.parent ? (categoryIdBySlug.get(c.parent) ?? null) : null,
+        level,
+        path,
+        i,
+      );
       categoryIdBySlug.set(c.slug, id);
       pathBySlug.set(c.slug, { level, path });
       pending.splice(i, 1);
@@ -108,8 +118,17 @@ export function writeReference(db: Db, content: Content, now: string): Reference
     const id = stableUuid(`product-type:${t.slug}`);
     const parent = pathBySlug.get(t.subcategory);
     const categoryId = categoryIdBySlug.get(t.subcategory) ?? null;
-    insertType.run(id, t.slug, t.name, categoryId, (parent?.level ?? 1) + 1, parent ? `${parent.path} > ${t.name}` : t.name,
-      String(t.google_product_category.id), t.google_product_category.path, JSON.stringify(t));
+    insertType.run(
+      id,
+      t.slug,
+      t.name,
+      categoryId,
+      (parent?.level ?? 1) + 1,
+      parent ? `${parent.path} > ${t.name}` : t.name,
+      String(t.google_product_category.id),
+      t.google_product_category.path,
+      JSON.stringify(t),
+    );
     types.set(t.slug, { id, slug: t.slug, name: t.name, categoryId, def: t });
   }
 
@@ -117,14 +136,24 @@ export function writeReference(db: Db, content: Content, now: string): Reference
   const insertBrand = db.prepare(
     'INSERT INTO brands (id, slug, name, description, logo_url, website_url, profile_json, created_at) VALUES (?,?,?,?,?,?,?,?)',
   );
-  const insertBrandCategory = db.prepare('INSERT OR IGNORE INTO brand_categories (brand_id, category_id) VALUES (?, ?)');
+  const insertBrandCategory = db.prepare(
+    'INSERT OR IGNORE INTO brand_categories (brand_id, category_id) VALUES (?, ?)',
+  );
   const seenBrands = new Set<string>();
   for (const b of content.brands) {
     if (seenBrands.has(b.slug)) continue;
     seenBrands.add(b.slug);
     const id = stableUuid(`brand:${b.slug}`);
-    insertBrand.run(id, b.slug, b.name, b.description ?? null, b.logo_url ?? null, b.website_url ?? null,
-      b.profile ? JSON.stringify(b.profile) : null, now);
+    insertBrand.run(
+      id,
+      b.slug,
+      b.name,
+      b.description ?? null,
+      b.logo_url ?? null,
+      b.website_url ?? null,
+      b.profile ? JSON.stringify(b.profile) : null,
+      now,
+    );
     brands.register({ id, name: b.name, slug: b.slug }, b.aliases ?? []);
     for (const typeSlug of b.product_types ?? []) {
       const categoryId = types.get(typeSlug)?.categoryId;
@@ -138,9 +167,19 @@ export function writeReference(db: Db, content: Content, now: string): Reference
   );
   for (const r of content.retailers) {
     const id = stableUuid(`retailer:${r.slug}`);
-    const profile = r.profile ? { ...r.profile, categories: r.profile.categories ?? r.categories ?? [] } : null;
-    insertRetailer.run(id, r.slug, r.name, r.domain ?? null, r.logo_url ?? null, r.is_active === false ? 0 : 1,
-      profile ? JSON.stringify(profile) : null, now);
+    const profile = r.profile
+      ? { ...r.profile, categories: r.profile.categories ?? r.categories ?? [] }
+      : null;
+    insertRetailer.run(
+      id,
+      r.slug,
+      r.name,
+      r.domain ?? null,
+      r.logo_url ?? null,
+      r.is_active === false ? 0 : 1,
+      profile ? JSON.stringify(profile) : null,
+      now,
+    );
     retailerIdBySlug.set(r.slug, id);
   }
 
@@ -166,17 +205,42 @@ function writeKnowledge(db: Db, content: Content, types: Map<string, TypeInfo>, 
       const id = stableUuid(`knowledge:${file.product_type}:${e.key}`);
       entryIds.set(e.key, id);
       const data = e.data ?? {};
-      insertEntry.run(id, type.id, e.key, e.type, e.context, e.title, e.content, JSON.stringify(data), e.priority ?? null,
-        e.source ?? null, e.source_url ?? null, e.sort_order ?? i, text(data.code)?.toUpperCase() ?? null, text(data.canonical_issue));
+      insertEntry.run(
+        id,
+        type.id,
+        e.key,
+        e.type,
+        e.context,
+        e.title,
+        e.content,
+        JSON.stringify(data),
+        e.priority ?? null,
+        e.source ?? null,
+        e.source_url ?? null,
+        e.sort_order ?? i,
+        text(data.code)?.toUpperCase() ?? null,
+        text(data.canonical_issue),
+      );
     });
     (file.brand_overrides ?? []).forEach((o, i) => {
       const brand = brands.resolve(o.brand);
       if (!brand) return;
       const data = o.data ?? {};
-      insertOverride.run(stableUuid(`knowledge-override:${file.product_type}:${o.brand}:${o.overrides ?? ''}:${i}`),
-        o.overrides ? (entryIds.get(o.overrides) ?? null) : null, type.id, brand.id, o.type, o.title, o.content,
-        JSON.stringify(data), o.priority ?? null, o.source ?? null, o.source_url ?? null,
-        text(data.code)?.toUpperCase() ?? null, text(data.canonical_issue));
+      insertOverride.run(
+        stableUuid(`knowledge-override:${file.product_type}:${o.brand}:${o.overrides ?? ''}:${i}`),
+        o.overrides ? (entryIds.get(o.overrides) ?? null) : null,
+        type.id,
+        brand.id,
+        o.type,
+        o.title,
+        o.content,
+        JSON.stringify(data),
+        o.priority ?? null,
+        o.source ?? null,
+        o.source_url ?? null,
+        text(data.code)?.toUpperCase() ?? null,
+        text(data.canonical_issue),
+      );
     });
   }
 }

@@ -89,7 +89,7 @@ export const resolveByIdentifiers: Resolver = (records) => {
   const productOf = new Map<number, number>();
   for (const members of clusters.values()) {
     const first = records[members[0]!]!;
-    members.forEach((m) => productOf.set(m, products.length));
+    for (const m of members) productOf.set(m, products.length);
     products.push({
       keys: members.map((m) => records[m]!.key),
       modelNumber: first.mpn ?? null,

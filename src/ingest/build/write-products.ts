@@ -9,21 +9,28 @@ import type { VariantGroup } from './resolver.js';
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
-export function writeProducts(db: Db, products: AssembledProduct[], groups: VariantGroup[], ctx: {
-  reference: Reference;
-  previous: PreviousCatalog;
-  day: string;
-  now: string;
-  typesWithKnowledge: Set<string>;
-}): void {
+export function writeProducts(
+  db: Db,
+  products: AssembledProduct[],
+  groups: VariantGroup[],
+  ctx: {
+    reference: Reference;
+    previous: PreviousCatalog;
+    day: string;
+    now: string;
+    typesWithKnowledge: Set<string>;
+  },
+): void {
   const groupIdOf = writeGroups(db, products, groups, ctx);
-  const insertProduct = db.prepare(`INSERT INTO products (id, slug, name, description, gtin, mpn, model_number, model_key, brand_id,
+  const insertProduct =
+    db.prepare(`INSERT INTO products (id, slug, name, description, gtin, mpn, model_number, model_key, brand_id,
     category_id, product_type_id, product_group_id, image_url, variant_attributes_json, specifications_json, spec_sources_json,
     data_json, quality_score, quality_breakdown_json, data_tier, source_type, naming_method, naming_confidence, category_profile_key,
     classification_confidence, current_best_price, min_price, max_price, avg_price, created_at, updated_at)
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const insertGtin = db.prepare('INSERT OR IGNORE INTO product_gtins (gtin14, product_id) VALUES (?, ?)');
-  const insertOffer = db.prepare(`INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, price, original_price, currency,
+  const insertOffer =
+    db.prepare(`INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, price, original_price, currency,
     in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
@@ -32,7 +39,9 @@ export function writeProducts(db: Db, products: AssembledProduct[], groups: Vari
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
   const selectRowid = db.prepare('SELECT rowid FROM products WHERE id = ?').pluck();
-  const insertFts = db.prepare('INSERT INTO products_fts (rowid, name, brand, product_type, model, specs, description) VALUES (?,?,?,?,?,?,?)');
+  const insertFts = db.prepare(
+    'INSERT INTO products_fts (rowid, name, brand, product_type, model, specs, description) VALUES (?,?,?,?,?,?,?)',
+  );
 
   products.forEach((p, index) => {
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
@@ -43,17 +52,50 @@ export function writeProducts(db: Db, products: AssembledProduct[], groups: Vari
     }
     const offers = [...byRetailer.values()];
     const prices = offers.map((o) => o.price).filter((x): x is number => x !== null);
-    const inStockPrices = offers.filter((o) => o.availability === 'in_stock' && o.price !== null).map((o) => o.price as number);
-    const best = inStockPrices.length ? Math.min(...inStockPrices) : prices.length ? Math.min(...prices) : null;
+    const inStockPrices = offers
+      .filter((o) => o.availability === 'in_stock' && o.price !== null)
+      .map((o) => o.price as number);
+    const best = inStockPrices.length
+      ? Math.min(...inStockPrices)
+      : prices.length
+        ? Math.min(...prices)
+        : null;
     const quality = scoreQuality(p, p.type ? ctx.typesWithKnowledge.has(p.type.slug) : false);
     const modelKey = p.modelNumber ? p.modelNumber.toUpperCase().replace(/[^A-Z0-9]/g, '') : null;
 
-    insertProduct.run(p.id, p.slug, p.name, p.description, p.gtin, p.mpn, p.modelNumber, modelKey || null, p.brand?.id ?? null,
-      p.type?.categoryId ?? null, p.type?.id ?? null, groupIdOf.get(index) ?? null, p.imageUrl, JSON.stringify(p.variantAttributes),
-      JSON.stringify(p.specs), JSON.stringify(p.specSources), JSON.stringify({ listing_count: p.listings.length }), quality.score,
-      JSON.stringify(quality.breakdown), quality.tier, 'retailer_feed', p.namingMethod, p.namingConfidence, p.type?.slug ?? null,
-      round2(p.typeConfidence), best, prices.length ? Math.min(...prices) : null, prices.length ? Math.max(...prices) : null,
-      prices.length ? round2(prices.reduce((a, b) => a + b, 0) / prices.length) : null, p.createdAt, ctx.now);
+    insertProduct.run(
+      p.id,
+      p.slug,
+      p.name,
+      p.description,
+      p.gtin,
+      p.mpn,
+      p.modelNumber,
+      modelKey || null,
+      p.brand?.id ?? null,
+      p.type?.categoryId ?? null,
+      p.type?.id ?? null,
+      groupIdOf.get(index) ?? null,
+      p.imageUrl,
+      JSON.stringify(p.variantAttributes),
+      JSON.stringify(p.specs),
+      JSON.stringify(p.specSources),
+      JSON.stringify({ listing_count: p.listings.length }),
+      quality.score,
+      JSON.stringify(quality.breakdown),
+      quality.tier,
+      'retailer_feed',
+      p.namingMethod,
+      p.namingConfidence,
+      p.type?.slug ?? null,
+      round2(p.typeConfidence),
+      best,
+      prices.length ? Math.min(...prices) : null,
+      prices.length ? Math.max(...prices) : null,
+      prices.length ? round2(prices.reduce((a, b) => a + b, 0) / prices.length) : null,
+      p.createdAt,
+      ctx.now,
+    );
 
     for (const g of p.gtins) insertGtin.run(g, p.id);
     for (const o of offers) {
@@ -61,8 +103,22 @@ export function writeProducts(db: Db, products: AssembledProduct[], groups: Vari
       if (!retailerId) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
-      insertOffer.run(offerId, p.id, retailerId, o.itemId, o.title, o.price, o.originalPrice, o.currency, inStock, o.availability,
-        o.link, o.imageLink, ctx.now, ctx.now);
+      insertOffer.run(
+        offerId,
+        p.id,
+        retailerId,
+        o.itemId,
+        o.title,
+        o.price,
+        o.originalPrice,
+        o.currency,
+        inStock,
+        o.availability,
+        o.link,
+        o.imageLink,
+        ctx.now,
+        ctx.now,
+      );
       if (o.price !== null) insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
     }
     const identity = new Set(p.type?.def.identity_dimensions ?? []);
@@ -73,33 +129,77 @@ export function writeProducts(db: Db, products: AssembledProduct[], groups: Vari
       const role = variant.has(key) ? 'variant' : identity.has(key) ? 'identity' : 'spec';
       insertAttribute.run(p.id, key, value, Number.isFinite(numeric) ? numeric : null, unit, role);
     }
-    insertFts.run(selectRowid.get(p.id), p.name, p.brand?.name ?? '', p.type ? [p.type.name, ...(p.type.def.synonyms ?? [])].join(' ') : '',
-      [p.modelNumber, p.mpn, ...p.gtins].filter(Boolean).join(' '), Object.values(p.specs).join(' '), p.description ?? '');
+    insertFts.run(
+      selectRowid.get(p.id),
+      p.name,
+      p.brand?.name ?? '',
+      p.type ? [p.type.name, ...(p.type.def.synonyms ?? [])].join(' ') : '',
+      [p.modelNumber, p.mpn, ...p.gtins].filter(Boolean).join(' '),
+      Object.values(p.specs).join(' '),
+      p.description ?? '',
+    );
   });
 }
 
-function writeGroups(db: Db, products: AssembledProduct[], groups: VariantGroup[], ctx: { previous: PreviousCatalog; now: string }): Map<number, string> {
-  const insert = db.prepare(`INSERT INTO product_groups (id, slug, name, description, base_model, series_name, variant_dimensions_json,
+function writeGroups(
+  db: Db,
+  products: AssembledProduct[],
+  groups: VariantGroup[],
+  ctx: { previous: PreviousCatalog; now: string },
+): Map<number, string> {
+  const insert =
+    db.prepare(`INSERT INTO product_groups (id, slug, name, description, base_model, series_name, variant_dimensions_json,
     original_msrp, current_market_value, product_status, brand_id, category_id, product_type_id, variant_count, created_at, updated_at)
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const groupIdOf = new Map<number, string>();
   const usedSlugs = new Set<string>();
   for (const group of groups) {
-    const members = group.productIndexes.map((i) => products[i]).filter((p): p is AssembledProduct => p !== undefined);
+    const members = group.productIndexes
+      .map((i) => products[i])
+      .filter((p): p is AssembledProduct => p !== undefined);
     if (members.length < 2) continue;
     const first = members[0]!;
-    const identity = group.baseModel && first.brand ? `${first.brand.slug}:${group.baseModel}` : members.map((m) => m.id).sort().join(',');
+    const identity =
+      group.baseModel && first.brand
+        ? `${first.brand.slug}:${group.baseModel}`
+        : members
+            .map((m) => m.id)
+            .sort()
+            .join(',');
     const id = stableUuid(`group:${identity}`);
-    const name = group.seriesName ?? (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
+    const name =
+      group.seriesName ??
+      (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
     usedSlugs.add(slug);
-    const prices = members.flatMap((m) => m.listings.map((l) => l.originalPrice ?? l.price)).filter((x): x is number => x !== null);
-    const current = members.flatMap((m) => m.listings.map((l) => l.price)).filter((x): x is number => x !== null);
-    const dims = group.variantDimensions.length ? group.variantDimensions : (first.type?.def.variant_dimensions ?? []);
-    insert.run(id, slug, name, null, group.baseModel, group.seriesName, JSON.stringify(dims), prices.length ? Math.max(...prices) : null,
-      current.length ? Math.min(...current) : null, 'active', first.brand?.id ?? null, first.type?.categoryId ?? null, first.type?.id ?? null,
-      members.length, ctx.previous.groups.get(id)?.created_at ?? ctx.now, ctx.now);
+    const prices = members
+      .flatMap((m) => m.listings.map((l) => l.originalPrice ?? l.price))
+      .filter((x): x is number => x !== null);
+    const current = members
+      .flatMap((m) => m.listings.map((l) => l.price))
+      .filter((x): x is number => x !== null);
+    const dims = group.variantDimensions.length
+      ? group.variantDimensions
+      : (first.type?.def.variant_dimensions ?? []);
+    insert.run(
+      id,
+      slug,
+      name,
+      null,
+      group.baseModel,
+      group.seriesName,
+      JSON.stringify(dims),
+      prices.length ? Math.max(...prices) : null,
+      current.length ? Math.min(...current) : null,
+      'active',
+      first.brand?.id ?? null,
+      first.type?.categoryId ?? null,
+      first.type?.id ?? null,
+      members.length,
+      ctx.previous.groups.get(id)?.created_at ?? ctx.now,
+      ctx.now,
+    );
     for (const i of group.productIndexes) groupIdOf.set(i, id);
   }
   return groupIdOf;

@@ -19,7 +19,10 @@ export async function* readDelimited(path: string, delimiter: '\t' | ','): Async
       columns: (header: string[]) => header.map(normalizeAttributeName),
     }),
   );
-  for await (const record of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const record of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
     yield { file: path, line: record.info.lines, fields: record.record };
   }
 }

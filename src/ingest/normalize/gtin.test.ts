@@ -12,7 +12,10 @@ describe('parseGtin', () => {
   });
 
   it('rejects a wrong check digit, bad lengths and non-digits with a reason', () => {
-    expect(parseGtin('036000291453')).toMatchObject({ ok: false, reason: expect.stringContaining('check digit') });
+    expect(parseGtin('036000291453')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('check digit'),
+    });
     expect(parseGtin('12345')).toMatchObject({ ok: false });
     expect(parseGtin('03600029145X')).toMatchObject({ ok: false });
   });
@@ -31,11 +34,16 @@ describe('parseGtin', () => {
 
   it('any single-digit change is detected', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{12}$/), fc.nat(12), fc.integer({ min: 1, max: 9 }), (body, pos, delta) => {
-        const code = withCheck(body);
-        const changed = code.slice(0, pos) + ((Number(code[pos]) + delta) % 10) + code.slice(pos + 1);
-        expect(parseGtin(changed).ok).toBe(false);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{12}$/),
+        fc.nat(12),
+        fc.integer({ min: 1, max: 9 }),
+        (body, pos, delta) => {
+          const code = withCheck(body);
+          const changed = code.slice(0, pos) + ((Number(code[pos]) + delta) % 10) + code.slice(pos + 1);
+          expect(parseGtin(changed).ok).toBe(false);
+        },
+      ),
     );
   });
 });

@@ -19,10 +19,12 @@ export function gs1CheckDigit(body: string): number {
 export function parseGtin(raw: string): GtinResult {
   const digits = raw.replace(/[\s-]/g, '');
   if (!/^\d+$/.test(digits)) return { ok: false, reason: 'GTIN must contain digits only' };
-  if (![8, 12, 13, 14].includes(digits.length)) return { ok: false, reason: `GTIN has ${digits.length} digits (8, 12, 13 or 14 expected)` };
+  if (![8, 12, 13, 14].includes(digits.length))
+    return { ok: false, reason: `GTIN has ${digits.length} digits (8, 12, 13 or 14 expected)` };
   if (/^0+$/.test(digits)) return { ok: false, reason: 'GTIN is all zeros' };
   const check = gs1CheckDigit(digits.slice(0, -1));
-  if (check !== Number(digits.at(-1))) return { ok: false, reason: `GTIN check digit is wrong (expected ${check})` };
+  if (check !== Number(digits.at(-1)))
+    return { ok: false, reason: `GTIN check digit is wrong (expected ${check})` };
   return { ok: true, gtin14: digits.padStart(14, '0') };
 }
 

@@ -4,7 +4,14 @@
  */
 export type PriceResult = { ok: true; amount: number; currency: string } | { ok: false; reason: string };
 
-const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', C$: 'CAD', A$: 'AUD' };
+const SYMBOLS: Record<string, string> = {
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  C$: 'CAD',
+  A$: 'AUD',
+};
 
 export function parsePrice(raw: string, defaultCurrency = 'USD'): PriceResult {
   let text = raw.trim();
@@ -26,8 +33,10 @@ export function parsePrice(raw: string, defaultCurrency = 'USD'): PriceResult {
   // the last separator followed by exactly 1–2 digits is the decimal mark
   const decimal = text.match(/[.,](\d{1,2})$/);
   const integerPart = decimal ? text.slice(0, -decimal[0].length) : text;
-  if (!/^\d{1,3}([.,]\d{3})*$|^\d+$/.test(integerPart)) return { ok: false, reason: `price "${raw}" is not a number` };
+  if (!/^\d{1,3}([.,]\d{3})*$|^\d+$/.test(integerPart))
+    return { ok: false, reason: `price "${raw}" is not a number` };
   const amount = Number(`${integerPart.replace(/[.,]/g, '')}.${decimal?.[1] ?? '0'}`);
-  if (!Number.isFinite(amount) || amount > 10_000_000) return { ok: false, reason: `price "${raw}" is out of range` };
+  if (!Number.isFinite(amount) || amount > 10_000_000)
+    return { ok: false, reason: `price "${raw}" is out of range` };
   return { ok: true, amount: Math.round(amount * 100) / 100, currency: currency ?? defaultCurrency };
 }

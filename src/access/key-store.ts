@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Db, migrate, openWritable, stmt } from '../catalog/index.js';
+import { type ApiKeyRecord, generateKey, hashKey, KEY_PATTERN, type KeyEnv, type KeyType } from './keys.js';
+import { sql as accessV1 } from './migrations/001-access.js';
+import type { PlanId } from './plans.js';
+
+const accessMigrations = [{ version: 1, sql: accessV1 }];
+
+type KeyRow = {
+  id: string;
+  prefix: string;
+  last4: string;
+  type: KeyType;
+  env: KeyEnv;
+  plan: PlanId;
+  name: string | null;
+  allowed_origins_json: string;
+  created_at: string;
+  revoked_at: string | null;
+};
+
+const toRecord = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  prefix: r.prefix,
+  last4: r.last4,
+  type: r.type,
+  env: r.env,
+  plan: r.plan,
+  name: r.name,
+  allowedOrigins: JSON.parse(r.allowed_origins_json) as string[],
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+/**
+ * Keys and monthly usage in `<dataDir>/access.db` (SQLite, WAL). The CLI and running servers
+ * open the same file, so a key created or revoked by the CLI takes effect on the next request.
+ */
+export class KeyStore {
+  readonly db: Db;
+
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.db = openWritable(join(dataDir, 'access.db'), { wal: true });
+    migrate(this.db, accessMigrations);
+  }
+
+  create(args: {
+    type: KeyType;
+    env: KeyEnv;
+    plan: PlanId;
+    name?: string | null;
+    allowedOrigins?: string[];
+  }): { key: string; record: ApiKeyRecord } {
+    const { key, hash, record } = generateKey(args);
+    stmt(
+      this.db,
+      `INSERT INTO api_keys (id, hash, last4, prefix, type, env, plan, name, allowed_origins_json, created_at)
+       VALUES (?,?,?,?,?,?,?,?,?,?)`,
+    ).run(
+      record.id,
+      hash,
+      record.last4,
+      record.prefix,
+      record.type,
+      record.env,
+      record.plan,
+      record.name,
+      JSON.stringify(record.allowedOrigins),
+      record.createdAt,
+    );
+    return { key, record };
+  }
+
+  /** The active record of a presented key; null for malformed, unknown or revoked keys. */
+  authenticate(key: string): ApiKeyRecord | null {
+    if (!KEY_PATTERN.test(key)) return null;
+    const row = stmt(this.db, 'SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(
+      hashKey(key),
+    ) as KeyRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  list(): ApiKeyRecord[] {
+    return (stmt(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as KeyRow[]).map(toRecord);
+  }
+
+  /** Finds a key by id, or by its last four characters when they are unique. */
+  find(idOrLast4: string): ApiKeyRecord | null {
+    const rows = stmt(this.db, 'SELECT * FROM api_keys WHERE id = ? OR last4 = ?').all(
+      idOrLast4,
+      idOrLast4,
+    ) as KeyRow[];
+    return rows.length === 1 && rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  revoke(id: string): boolean {
+    return (
+      stmt(this.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
+        new Date().toISOString(),
+        id,
+      ).changes === 1
+    );
+  }
+
+  setPlan(id: string, plan: PlanId): boolean {
+    return stmt(this.db, 'UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const API_VERSION = '2.0.0';
+
+export interface MetaExtras {
+  cached?: boolean;
+  warnings?: string[];
+  interpretation?: Record<string, unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    startedAt: bigint;
+    metaExtras: MetaExtras;
+  }
+}
+
+export const newRequestId = (): string => `req_${randomBytes(9).toString('base64url')}`;
+
+/** The `meta` object of spec §2.1 for this request. */
+export function meta(request: FastifyRequest) {
+  const elapsed = Number(process.hrtime.bigint() - request.startedAt) / 1e6;
+  return {
+    requestId: request.id,
+    timestamp: new Date().toISOString(),
+    responseTime: Math.round(elapsed * 100) / 100,
+    version: API_VERSION,
+    cached: request.metaExtras.cached ?? false,
+    ...(request.metaExtras.warnings?.length ? { warnings: request.metaExtras.warnings } : {}),
+    ...(request.metaExtras.interpretation ? { interpretation: request.metaExtras.interpretation } : {}),
+  };
+}
+
+/** `{success: true, data, meta}`. */
+export function ok<T>(request: FastifyRequest, data: T) {
+  return { success: true as const, data, meta: meta(request) };
+}
+
+/** `{success: true, data, meta, pagination}` for cursor-paginated lists. */
+export function okPage<T, P>(request: FastifyRequest, data: T, pagination: P) {
+  return { success: true as const, data, meta: meta(request), pagination };
+}
+
+/** Timing, request id header and per-request meta extras. */
+export const envelopePlugin = fp(
+  async (app) => {
+    app.decorateRequest('startedAt', 0n);
+    app.decorateRequest('metaExtras', null as unknown as MetaExtras);
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      request.startedAt = process.hrtime.bigint();
+      request.metaExtras = {};
+      reply.header('X-Request-Id', request.id);
+    });
+  },
+  { name: 'shelf-envelope' },
+);

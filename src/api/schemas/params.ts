@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+
+/** Boolean-like flags: true/false/1/0/yes/no in any case; anything else is a 400. */
+export const Flag = Type.String({
+  pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo])$',
+  description: 'true/false, 1/0 or yes/no (any case)',
+});
+
+/** Reads a Flag value; undefined stays undefined so defaults apply. */
+export function flag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  return /^(true|1|yes)$/i.test(value);
+}
+
+export const Limit = (defaultValue: number) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: defaultValue,
+    description: `page size, 1 to 100 (default ${defaultValue})`,
+  });
+
+export const CursorParam = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: 'nextCursor (or prevCursor) of a previous page',
+});
+export const UuidParam = Type.String({ format: 'uuid', description: 'UUID' });
+export const SlugParam = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 200 });
+export const SearchText = Type.String({ maxLength: 500 });

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { KeyStore } from '../access/index.js';
+import { CatalogProvider } from '../catalog/index.js';
+import { type Config, isTTY } from '../config.js';
+import { buildApp } from './app.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the REST API on the configured host and port, with logging and graceful shutdown. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const keys = new KeyStore(config.dataDir);
+  const logger =
+    config.LOG_LEVEL === 'silent'
+      ? false
+      : {
+          level: config.LOG_LEVEL,
+          ...(isTTY()
+            ? {
+                transport: {
+                  target: 'pino-pretty',
+                  options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+                },
+              }
+            : {}),
+        };
+  let app: FastifyInstance | null = null;
+  const provider = new CatalogProvider({
+    dataDir: config.dataDir,
+    onSwap: (handle) => app?.log.info({ catalog: handle.version }, 'serving catalog snapshot'),
+    onError: (error) => app?.log.error({ err: error }, 'could not open the published catalog'),
+  });
+  app = await buildApp({ catalog: provider, keys, logger });
+  provider.start();
+  app.server.keepAliveTimeout = 72_000;
+  app.server.requestTimeout = 30_000;
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = address.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
+  const served = app;
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await served.close();
+      provider.close();
+      keys.close();
+    })();
+    return closing;
+  };
+  return { app: served, url, close };
+}

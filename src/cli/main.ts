@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+import { writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isPlanId, KeyStore, PLAN_IDS, type PlanId } from '../access/index.js';
+import { startServer } from '../api/index.js';
+import { loadConfig } from '../config.js';
+import { loadContent } from '../content/index.js';
+import { generateDemo } from '../demo/index.js';
+import { parseFeedArgument, runIngest } from '../ingest/index.js';
+import { ensureDemoCatalog, ensureDemoKey } from './demo-bootstrap.js';
+import { progressPrinter } from './progress.js';
+
+const program = new Command('shelf')
+  .description('Shelf: product data for developers and AI agents')
+  .showHelpAfterError();
+
+const plan = (value: string): PlanId => {
+  if (!isPlanId(value)) throw new InvalidArgumentError(`plan must be one of ${PLAN_IDS.join(', ')}`);
+  return value;
+};
+
+program
+  .command('serve', { isDefault: true })
+  .description('serve the REST API (builds the demo catalog on first run)')
+  .option('--no-demo', 'do not build the demo catalog when none exists')
+  .action(async (options: { demo: boolean }) => {
+    const config = loadConfig();
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    if (options.demo) await ensureDemoCatalog(config.dataDir, say);
+    const server = await startServer(config);
+    const demoKey = options.demo ? ensureDemoKey(config.dataDir) : null;
+    say('');
+    say(`Shelf is serving on ${server.url}`);
+    if (demoKey) {
+      say(`Demo key (Pro plan, test): ${demoKey}`);
+      say(`Try: curl -H "X-API-Key: ${demoKey}" "${server.url}/v2/products?q=dishwasher&limit=3"`);
+    }
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        void server.close().then(() => process.exit(0));
+      });
+    }
+  });
+
+program
+  .command('ingest')
+  .description(
+    'ingest Merchant Center feeds (retailer=path, or a path whose file name is the retailer) and publish a new catalog',
+  )
+  .argument('<feeds...>', 'feed files: TSV or CSV')
+  .option('--report <file>', 'write the full run report (bad rows with file and line) as JSON')
+  .option('--day <YYYY-MM-DD>', 'day of the price observations (default today, UTC)')
+  .action(async (feeds: string[], options: { report?: string; day?: string }) => {
+    const config = loadConfig();
+    if (options.day && !/^\d{4}-\d{2}-\d{2}$/.test(options.day))
+      throw new InvalidArgumentError('--day must be YYYY-MM-DD');
+    const report = await runIngest({
+      dataDir: config.dataDir,
+      feeds: feeds.map(parseFeedArgument),
+      day: options.day,
+      onProgress: progressPrinter(),
+    });
+    if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
+    for (const f of report.feeds) {
+      process.stdout.write(
+        `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}` : ''}\n`,
+      );
+    }
+    for (const issue of report.issues.slice(0, 20))
+      process.stdout.write(`  ${issue.severity} ${issue.file}:${issue.line} ${issue.reason}\n`);
+    if (report.issues.length > 20)
+      process.stdout.write(`  … ${report.issues.length - 20} more (use --report)\n`);
+    if (!report.published) {
+      process.stderr.write(
+        'Nothing was published: no feed could be read. The published catalog is unchanged.\n',
+      );
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(
+      `Published ${report.products} products and ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.\n`,
+    );
+  });
+
+program
+  .command('demo')
+  .description('write the demo retailer feeds (seeded) and their ground truth')
+  .option('--out <dir>', 'output folder', 'demo-feeds')
+  .option('--per-type <n>', 'base products per product type', (v) => Number.parseInt(v, 10), 3)
+  .option('--seed <n>', 'random seed', (v) => Number.parseInt(v, 10), 20261121)
+  .option('--ingest', 'ingest the feeds and publish the catalog')
+  .action(async (options: { out: string; perType: number; seed: number; ingest?: boolean }) => {
+    const content = loadContent();
+    const demo = generateDemo({ outDir: options.out, content, perType: options.perType, seed: options.seed });
+    process.stdout.write(
+      `Wrote ${demo.feeds.length} feeds (${demo.products} products) and ${demo.truthPath}\n`,
+    );
+    if (options.ingest) {
+      const report = await runIngest({
+        dataDir: loadConfig().dataDir,
+        feeds: demo.feeds,
+        content,
+        onProgress: progressPrinter(),
+      });
+      process.stdout.write(`Published ${report.products} products and ${report.offers} offers.\n`);
+    }
+  });
+
+const keys = program.command('keys').description('manage API keys');
+const withKeys = async <T>(fn: (store: KeyStore) => T): Promise<T> => {
+  const store = new KeyStore(loadConfig().dataDir);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+};
+
+keys
+  .command('create')
+  .description('create a key; it is shown once')
+  .addOption(new Option('--plan <plan>', 'free, starter, pro or enterprise').argParser(plan).default('free'))
+  .addOption(
+    new Option('--type <type>', 'secret or publishable').choices(['secret', 'publishable']).default('secret'),
+  )
+  .addOption(new Option('--env <env>', 'live or test').choices(['live', 'test']).default('live'))
+  .option('--name <name>', 'a label for the key')
+  .option('--origin <origin...>', 'allowed browser Origins (publishable keys)')
+  .option('--json', 'print JSON')
+  .action(
+    (o: {
+      plan: PlanId;
+      type: 'secret' | 'publishable';
+      env: 'live' | 'test';
+      name?: string;
+      origin?: string[];
+      json?: boolean;
+    }) =>
+      withKeys((store) => {
+        const { key, record } = store.create({
+          type: o.type,
+          env: o.env,
+          plan: o.plan,
+          name: o.name,
+          allowedOrigins: o.origin,
+        });
+        if (o.json) process.stdout.write(`${JSON.stringify({ key, ...record })}\n`);
+        else
+          process.stdout.write(
+            `${key}\n(id ${record.id}, ${record.plan} plan, ${record.type} ${record.env} key; store it now — it is not shown again)\n`,
+          );
+      }),
+  );
+
+keys
+  .command('list')
+  .description('list keys (never the keys themselves)')
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
+    withKeys((store) => {
+      const list = store.list();
+      if (o.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
+      for (const k of list)
+        process.stdout.write(
+          `${k.id}  ${k.prefix}…${k.last4}  ${k.plan.padEnd(10)} ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.name ? `  ${k.name}` : ''}\n`,
+        );
+    }),
+  );
+
+keys
+  .command('revoke')
+  .description('revoke a key by id (or its last four characters)')
+  .argument('<key-id>')
+  .action((id: string) =>
+    withKeys((store) => {
+      const record = store.find(id);
+      if (!record || !store.revoke(record.id)) {
+        process.stderr.write(`No active key ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`Revoked ${record.prefix}…${record.last4}\n`);
+    }),
+  );
+
+keys
+  .command('set-plan')
+  .description("change a key's plan")
+  .argument('<key-id>')
+  .argument('<plan>', 'free, starter, pro or enterprise', plan)
+  .action((id: string, newPlan: PlanId) =>
+    withKeys((store) => {
+      const record = store.find(id);
+      if (!record || !store.setPlan(record.id, newPlan)) {
+        process.stderr.write(`No key ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      process.stdout.write(`${record.prefix}…${record.last4} is now on the ${newPlan} plan\n`);
+    }),
+  );
+
+program
+  .command('mcp')
+  .description('run the MCP server on stdio (key in SHELF_API_KEY, API at SHELF_API_URL)')
+  .action(async () => {
+    const { runStdioServer } = await import('../mcp/index.js');
+    await runStdioServer(loadConfig());
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
