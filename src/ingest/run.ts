@@ -10,6 +10,7 @@ import {
   publishSnapshot,
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
+import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
 import { readPrevious } from './build/previous.js';
@@ -190,6 +191,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       );
       progress({ phase: 'write', total: products.length });
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
+      progress({ phase: 'search index' });
+      buildSearchIndex(db);
       productCount = products.length;
     })();
 
@@ -222,7 +225,6 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       new Date().toISOString(),
       JSON.stringify({ ...report, issues: issues.slice(0, 1000), issue_count: issues.length }),
     );
-    db.exec("INSERT INTO products_fts(products_fts) VALUES ('optimize')");
     db.exec('ANALYZE');
     db.close();
     publishSnapshot(options.dataDir, path);

@@ -38,10 +38,6 @@ export function writeProducts(
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
-  const selectRowid = db.prepare('SELECT rowid FROM products WHERE id = ?').pluck();
-  const insertFts = db.prepare(
-    'INSERT INTO products_fts (rowid, name, brand, product_type, model, specs, description) VALUES (?,?,?,?,?,?,?)',
-  );
 
   products.forEach((p, index) => {
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
@@ -129,15 +125,6 @@ export function writeProducts(
       const role = variant.has(key) ? 'variant' : identity.has(key) ? 'identity' : 'spec';
       insertAttribute.run(p.id, key, value, Number.isFinite(numeric) ? numeric : null, unit, role);
     }
-    insertFts.run(
-      selectRowid.get(p.id),
-      p.name,
-      p.brand?.name ?? '',
-      p.type ? [p.type.name, ...(p.type.def.synonyms ?? [])].join(' ') : '',
-      [p.modelNumber, p.mpn, ...p.gtins].filter(Boolean).join(' '),
-      Object.values(p.specs).join(' '),
-      p.description ?? '',
-    );
   });
 }
 

@@ -1,0 +1,1 @@
+export { buildSearchIndex } from './build-index.js';
