@@ -140,7 +140,8 @@ function writeGroups(
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const groupIdOf = new Map<number, string>();
   const usedSlugs = new Set<string>();
-  for (const group of groups) {
+  const usedIds = new Set<string>();
+  for (const group of mergeOverlapping(groups)) {
     const members = group.productIndexes
       .map((i) => products[i])
       .filter((p): p is AssembledProduct => p !== undefined);
@@ -153,7 +154,9 @@ function writeGroups(
             .map((m) => m.id)
             .sort()
             .join(',');
-    const id = stableUuid(`group:${identity}`);
+    let id = stableUuid(`group:${identity}`);
+    for (let n = 1; usedIds.has(id); n++) id = stableUuid(`group:${identity}:${n}`);
+    usedIds.add(id);
     const name =
       group.seriesName ??
       (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
@@ -190,4 +193,33 @@ function writeGroups(
     for (const i of group.productIndexes) groupIdOf.set(i, id);
   }
   return groupIdOf;
+}
+
+/** Groups that share a product are one group (e.g. two retailers' item groups of the same variants). */
+function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
+  const owner = new Map<number, VariantGroup>();
+  const merged: VariantGroup[] = [];
+  for (const group of groups) {
+    const hits = [
+      ...new Set(
+        group.productIndexes.map((i) => owner.get(i)).filter((g): g is VariantGroup => g !== undefined),
+      ),
+    ];
+    let target = hits[0];
+    if (!target) {
+      target = { ...group, productIndexes: [] };
+      merged.push(target);
+    }
+    for (const other of hits.slice(1)) {
+      for (const i of other.productIndexes) target.productIndexes.push(i);
+      other.productIndexes = [];
+    }
+    target.baseModel ??= group.baseModel;
+    target.seriesName ??= group.seriesName;
+    target.variantDimensions = [...new Set([...target.variantDimensions, ...group.variantDimensions])];
+    for (const i of group.productIndexes)
+      if (!target.productIndexes.includes(i)) target.productIndexes.push(i);
+    for (const i of target.productIndexes) owner.set(i, target);
+  }
+  return merged.filter((g) => g.productIndexes.length > 0);
 }
