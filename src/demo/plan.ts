@@ -67,6 +67,20 @@ const UNIT_RANGES: Record<string, [number, number, number]> = {
   mm: [14, 600, 1],
 };
 
+/** Unitless counts by the words in their key: [low, high]; other counts fall back to 1–12. */
+const COUNT_RANGES: [RegExp, [number, number]][] = [
+  [/place_settings/, [8, 16]],
+  [/burners|elements|zones/, [4, 6]],
+  [/hdmi|usb|ports/, [1, 6]],
+  [/cycles|programs|modes/, [4, 14]],
+  [/speeds|settings|levels/, [2, 12]],
+  [/shelves|racks|drawers|doors/, [1, 5]],
+  [/year/, [2018, 2026]],
+  [/seer|eer|hspf/, [14, 24]],
+  [/afue/, [80, 98]],
+  [/rating|stars/, [1, 5]],
+];
+
 /** Spec keys whose value should follow the price: better products cost more. */
 const LOWER_IS_BETTER = /noise|weight|energy_use|annual_energy|power_consumption|response_time|decibel/;
 
@@ -81,7 +95,8 @@ function specValue(spec: SpecDef, rnd: Random, quality: number): string | number
         ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
         : null;
     case 'number': {
-      const [lo, hi, step] = UNIT_RANGES[spec.unit ?? ''] ?? [1, 12, 1];
+      const count = COUNT_RANGES.find(([re]) => re.test(spec.key))?.[1];
+      const [lo, hi, step] = UNIT_RANGES[spec.unit ?? ''] ?? (count ? [count[0], count[1], 1] : [1, 12, 1]);
       const position = LOWER_IS_BETTER.test(spec.key) ? 1 - quality : quality;
       const jitter = (rnd.next() - 0.5) * 0.5;
       const t = Math.min(1, Math.max(0, position + jitter));
