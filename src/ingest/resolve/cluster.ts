@@ -1,0 +1,109 @@
+/**
+ * Turning scored pairs into products. Listings known to be the same item (shared GTIN;
+ * within one source, the same brand and exact model number) are merged first. Then
+ * candidate pairs are accepted best-first above a threshold, so each listing joins its
+ * strongest partner before weaker ones are considered; a merge is refused when it would put
+ * two listings of one source in a cluster, or join listings already scored as conflicting.
+ */
+
+/** A scored candidate pair. */
+export interface Edge {
+  i: number;
+  j: number;
+  probability: number;
+  /** The pair carries hard evidence of being different products. */
+  conflict: boolean;
+}
+
+/** Clusters of record indexes with the weakest accepted match probability of each. */
+export interface Clustering {
+  clusters: number[][];
+  confidence: number[];
+}
+
+class DisjointSets {
+  readonly parent: Int32Array;
+  constructor(n: number) {
+    this.parent = Int32Array.from({ length: n }, (_, i) => i);
+  }
+  find(x: number): number {
+    let root = x;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    while (this.parent[x] !== root) {
+      const next = this.parent[x]!;
+      this.parent[x] = root;
+      x = next;
+    }
+    return root;
+  }
+}
+
+/**
+ * Clusters `n` records.
+ * @param sources source of each record
+ * @param sameItem groups of record indexes that are certainly one item (merged unconditionally)
+ * @param edges scored cross-source candidate pairs
+ * @param threshold minimum probability to accept an edge
+ */
+export function clusterRecords(
+  sources: readonly string[],
+  sameItem: readonly number[][],
+  edges: readonly Edge[],
+  threshold: number,
+): Clustering {
+  const n = sources.length;
+  const sets = new DisjointSets(n);
+  const members = new Map<number, number[]>();
+  const sourceSets = new Map<number, Set<string>>();
+  const confidence = new Map<number, number>();
+  const membersOf = (root: number) => members.get(root) ?? [root];
+  const sourcesOf = (root: number) => sourceSets.get(root) ?? new Set([sources[root]!]);
+
+  const union = (a: number, b: number, p: number) => {
+    const ra = sets.find(a);
+    const rb = sets.find(b);
+    if (ra === rb) return;
+    const [big, small] = membersOf(ra).length >= membersOf(rb).length ? [ra, rb] : [rb, ra];
+    sets.parent[small] = big;
+    members.set(big, [...membersOf(big), ...membersOf(small)]);
+    members.delete(small);
+    sourceSets.set(big, new Set([...sourcesOf(big), ...sourcesOf(small)]));
+    sourceSets.delete(small);
+    confidence.set(big, Math.min(confidence.get(big) ?? 1, confidence.get(small) ?? 1, p));
+    confidence.delete(small);
+  };
+
+  for (const group of sameItem) for (let k = 1; k < group.length; k++) union(group[0]!, group[k]!, 1);
+
+  const conflicts = new Set<number>();
+  for (const e of edges) if (e.conflict) conflicts.add(Math.min(e.i, e.j) * n + Math.max(e.i, e.j));
+  const hasConflict = (xs: number[], ys: number[]) => {
+    if (conflicts.size === 0) return false;
+    for (const x of xs) for (const y of ys) if (conflicts.has(Math.min(x, y) * n + Math.max(x, y))) return true;
+    return false;
+  };
+
+  const accepted = edges.filter((e) => e.probability >= threshold && !e.conflict);
+  accepted.sort((a, b) => b.probability - a.probability);
+  for (const e of accepted) {
+    const ra = sets.find(e.i);
+    const rb = sets.find(e.j);
+    if (ra === rb) continue;
+    const sa = sourcesOf(ra);
+    const sb = sourcesOf(rb);
+    let overlap = false;
+    for (const s of sa) if (sb.has(s)) overlap = true;
+    if (overlap || hasConflict(membersOf(ra), membersOf(rb))) continue;
+    union(ra, rb, e.probability);
+  }
+
+  const byRoot = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const root = sets.find(i);
+    const list = byRoot.get(root);
+    if (list) list.push(i);
+    else byRoot.set(root, [i]);
+  }
+  const clusters = [...byRoot.values()];
+  return { clusters, confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1) };
+}

@@ -1,0 +1,74 @@
+/**
+ * Finding manufacturer model numbers in free text. A model number is a code that mixes
+ * letters and digits (`PSLX350H`, `KXTS108W`) or a hyphenated digit code (`963293-0403`);
+ * retailers write the same code with or without separators, so candidates are compared
+ * in a normalized form: upper-case, separators removed.
+ */
+
+/** A number followed by a unit or counter is a measurement, not a model number. */
+const UNIT_CODE =
+  /^\d+(?:GB|MB|TB|KB|GHZ|MHZ|KHZ|HZ|W|WATTS?|V|VAC|VDC|A|MAH|MM|CM|M|IN|INCH|INCHES|FT|FEET|LB|LBS|OZ|MP|X|P|I|K|PK|PACK|PCS?|USERS?|U|RPM|DB|BIT|BITS|PORTS?|CH|CHANNEL|D|TH|ST|ND|RD|S|MBPS|GBPS|KBPS|PPM|DPI|MIN|HR|HRS|YR|YRS|YEARS?|DAYS?|CD|DVD|ML|L|G|KG|QT|GAL|SEC|MS|NITS?|LUMENS?|CLIENTS?|SEATS?|LIC|DISCS?|DISC|DISK)$/;
+
+/** Version markers (`V11`, `R5`) identify a release, not a product. */
+const VERSION_CODE = /^[VR]\d{1,2}$/;
+
+/** Characters retailers insert inside codes (`PS-LX350H`, `KDL.40`). */
+const SEPARATORS = /[-_.\s]/g;
+
+/**
+ * Normalizes a model number for comparison: upper-case, separators removed.
+ * Returns an empty string when nothing alphanumeric is left.
+ */
+export function normalizeModelNumber(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(SEPARATORS, '')
+    .replace(/[^A-Z0-9]/g, '');
+}
+
+/**
+ * Whether a normalized code looks like a model number rather than a word, a number or a
+ * measurement. `hadSeparator` allows digit-only codes written with hyphens (`010-00555-00`).
+ */
+export function isModelNumberLike(code: string, hadSeparator = false): boolean {
+  if (code.length < 4 || code.length > 24) return false;
+  const hasDigit = /\d/.test(code);
+  if (!hasDigit) return false;
+  const hasLetter = /[A-Z]/.test(code);
+  if (!hasLetter) return hadSeparator && code.length >= 6;
+  if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
+  // Ordinals and resolutions like 1080P are already units; long words with one digit
+  // (`WINDOWS7`) are product names, not codes.
+  const letters = code.replace(/\d/g, '').length;
+  if (letters > 8 && code.length - letters === 1) return false;
+  return true;
+}
+
+/**
+ * Model-number candidates found in text, normalized and de-duplicated, in order of
+ * appearance. `'Sony Turntable - PSLX350H'` and `'Sony PS-LX350H'` both give `PSLX350H`.
+ */
+export function extractModelNumbers(text: string): string[] {
+  const found = new Set<string>();
+  // Slashes and whitespace end a code (`PSLX350H/ Belt Drive`, `10/100`); hyphens and dots
+  // inside a chunk are separators within one code.
+  for (const chunk of text.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
+    const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
+    if (!trimmed) continue;
+    const code = normalizeModelNumber(trimmed);
+    const hadSeparator = /[-_.]/.test(trimmed);
+    if (isModelNumberLike(code, hadSeparator)) {
+      found.add(code);
+      continue;
+    }
+    // `Wireless-G WET54G` style chunks: a hyphenated word plus code; try the parts.
+    if (hadSeparator) {
+      for (const part of trimmed.split(/[-_.]+/)) {
+        const partCode = normalizeModelNumber(part);
+        if (isModelNumberLike(partCode)) found.add(partCode);
+      }
+    }
+  }
+  return [...found];
+}

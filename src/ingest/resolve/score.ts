@@ -1,0 +1,130 @@
+/**
+ * The match score of two listings: a log-odds sum of independent pieces of evidence,
+ * squashed to a probability. Title similarity sets the baseline; model numbers, GTINs,
+ * brands, release facts, specs and price move it. A conflicting model number is strong
+ * evidence against a match, and model numbers that differ only by a variant suffix are
+ * different products.
+ */
+import { brandsAgree } from './brand.js';
+import { splitModel } from './base-model.js';
+import { editionConflict } from './editions.js';
+import type { Corpus, RecordFeatures } from './features.js';
+import type { ResolveRecord } from './types.js';
+import { cosine } from './vector.js';
+
+/** The evidence behind one score, kept for debugging and tests. */
+export interface PairScore {
+  probability: number;
+  titleSimilarity: number;
+  /** +1 the model numbers agree, -1 they conflict, 0 no evidence. */
+  model: -1 | 0 | 1;
+  /** True when the model numbers share a base but carry different variant suffixes. */
+  variantConflict: boolean;
+}
+
+/** A code carried by this many records or more is a standard or feature name, not a model. */
+const GENERIC_CODE_DF = 12;
+
+function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+function normalizeValue(v: string | null | undefined): string {
+  return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+type ModelEvidence = { z: number; model: -1 | 0 | 1; variantConflict: boolean };
+
+function modelEvidence(a: RecordFeatures, b: RecordFeatures, corpus: Corpus): ModelEvidence {
+  const rare = (c: string) => (corpus.codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
+  const aTitle = a.titleCodes.filter(rare);
+  const bTitle = b.titleCodes.filter(rare);
+  const bAll = new Set([...bTitle, ...b.descCodes.filter(rare)]);
+  const aAll = new Set([...aTitle, ...a.descCodes.filter(rare)]);
+
+  if (aTitle.some((c) => bTitle.includes(c))) return { z: 4, model: 1, variantConflict: false };
+  if (aTitle.some((c) => bAll.has(c)) || bTitle.some((c) => aAll.has(c))) {
+    return { z: 2.5, model: 1, variantConflict: false };
+  }
+  // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
+  const inText = (codes: string[], other: RecordFeatures) =>
+    codes.some((c) => c.length >= 5 && other.compactText.includes(c));
+  if (inText(aTitle, b) || inText(bTitle, a)) return { z: 2.5, model: 1, variantConflict: false };
+  if (aTitle.length === 0 || bTitle.length === 0) return { z: 0, model: 0, variantConflict: false };
+
+  let sameBase = false;
+  let variant = false;
+  for (const x of aTitle) {
+    const px = splitModel(x, a.brand);
+    for (const y of bTitle) {
+      const py = splitModel(y, b.brand);
+      if (px.base !== py.base) continue;
+      sameBase = true;
+      // One side just omits the suffix (`FS105` vs `FS105NA`): compatible.
+      if (px.suffixes.length > 0 && py.suffixes.length > 0) variant = true;
+    }
+  }
+  if (sameBase && !variant) return { z: 1.5, model: 1, variantConflict: false };
+  if (variant) return { z: -4, model: -1, variantConflict: true };
+  return { z: -3, model: -1, variantConflict: false };
+}
+
+/**
+ * Scores one candidate pair. `records` are the original inputs (for color, size, specs and
+ * product type), `corpus` their pre-computed features.
+ */
+export function scorePair(
+  records: readonly ResolveRecord[],
+  corpus: Corpus,
+  i: number,
+  j: number,
+): PairScore {
+  const a = corpus.features[i]!;
+  const b = corpus.features[j]!;
+  const ra = records[i]!;
+  const rb = records[j]!;
+  const titleSimilarity = cosine(a.vector, b.vector);
+  let z = -5 + 9 * titleSimilarity;
+
+  const m = modelEvidence(a, b, corpus);
+  z += m.z;
+
+  if (a.gtin && b.gtin) z += a.gtin === b.gtin ? 8 : -4;
+
+  if (a.brand && b.brand) {
+    if (brandsAgree(a.brand, b.brand)) z += 0.5;
+    else {
+      const aInB = a.brand.split(' ').every((t) => b.tokens.includes(t));
+      const bInA = b.brand.split(' ').every((t) => a.tokens.includes(t));
+      if (!aInB && !bInA) z -= 1.5;
+    }
+  }
+
+  z -= editionConflict(a.edition, b.edition);
+
+  if (a.price && b.price) {
+    const ratio = Math.max(a.price, b.price) / Math.min(a.price, b.price);
+    if (ratio > 3) z -= 0.75;
+    else if (ratio > 1.8) z -= 0.3;
+  }
+
+  if (ra.productType && rb.productType && ra.productType !== rb.productType) z -= 2;
+  for (const field of ['color', 'size'] as const) {
+    const x = normalizeValue(ra[field]);
+    const y = normalizeValue(rb[field]);
+    if (x && y && x !== y) z -= 3;
+  }
+  if (ra.specs && rb.specs) {
+    let plus = 0;
+    let minus = 0;
+    for (const [key, value] of Object.entries(ra.specs)) {
+      const other = rb.specs[key];
+      if (other === undefined) continue;
+      if (normalizeValue(value) === normalizeValue(other)) plus += 0.25;
+      else minus += 0.75;
+    }
+    z += Math.min(plus, 1) - Math.min(minus, 2.25);
+  }
+
+  return { probability: sigmoid(z), titleSimilarity, model: m.model, variantConflict: m.variantConflict };
+}
