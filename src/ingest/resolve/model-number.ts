@@ -36,7 +36,9 @@ export function isModelNumberLike(code: string, hadSeparator = false): boolean {
   const hasDigit = /\d/.test(code);
   if (!hasDigit) return false;
   const hasLetter = /[A-Z]/.test(code);
-  if (!hasLetter) return hadSeparator && code.length >= 6;
+  // Bare digit runs of six or more are catalogue numbers (`3741001`, `0101093600`); shorter
+  // ones are quantities, years and versions.
+  if (!hasLetter) return code.length >= 6;
   if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
   // Ordinals and resolutions like 1080P are already units; long words with one digit
   // (`WINDOWS7`) are product names, not codes.
@@ -53,9 +55,14 @@ export function extractModelNumbers(text: string): string[] {
   const found = new Set<string>();
   // Slashes and whitespace end a code (`PSLX350H/ Belt Drive`, `10/100`); hyphens and dots
   // inside a chunk are separators within one code.
-  for (const chunk of text.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
+  // A short tail after a slash is a variant suffix of the code before it (`DSCW120/P`,
+  // `SRSA212/BLK`); keep it attached so color variants stay distinct.
+  const joined = text.replace(/\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g, '$1$2');
+  for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
+    // Prices and decimals (`1299.99`) are not catalogue numbers.
+    if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
     const code = normalizeModelNumber(trimmed);
     const hadSeparator = /[-_.]/.test(trimmed);
     if (isModelNumberLike(code, hadSeparator)) {

@@ -6,7 +6,7 @@
  * different products.
  */
 import { brandsAgree } from './brand.js';
-import { splitModel } from './base-model.js';
+import { type ModelRelation, relateModels } from './base-model.js';
 import { editionConflict } from './editions.js';
 import type { Corpus, RecordFeatures } from './features.js';
 import type { ResolveRecord } from './types.js';
@@ -35,14 +35,33 @@ function normalizeValue(v: string | null | undefined): string {
 
 type ModelEvidence = { z: number; model: -1 | 0 | 1; variantConflict: boolean };
 
+const RELATION_RANK: Record<ModelRelation, number> = { same: 4, compatible: 3, variant: 2, conflict: 1, unrelated: 0 };
+
 function modelEvidence(a: RecordFeatures, b: RecordFeatures, corpus: Corpus): ModelEvidence {
   const rare = (c: string) => (corpus.codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
   const aTitle = a.titleCodes.filter(rare);
   const bTitle = b.titleCodes.filter(rare);
-  const bAll = new Set([...bTitle, ...b.descCodes.filter(rare)]);
-  const aAll = new Set([...aTitle, ...a.descCodes.filter(rare)]);
 
-  if (aTitle.some((c) => bTitle.includes(c))) return { z: 4, model: 1, variantConflict: false };
+  // The primary (rarest) codes decide disagreements: a shared series code (`E310`) does not
+  // outweigh different catalogue numbers (`3741001` / `3841001`).
+  let primary: ModelRelation | null = null;
+  if (a.primaryModel && b.primaryModel && rare(a.primaryModel) && rare(b.primaryModel)) {
+    primary = relateModels(a.primaryModel, b.primaryModel, a.brand, b.brand);
+    if (primary === 'variant') return { z: -4, model: -1, variantConflict: true };
+  }
+
+  let best: ModelRelation = 'unrelated';
+  for (const x of aTitle) {
+    for (const y of bTitle) {
+      const r = relateModels(x, y, a.brand, b.brand);
+      if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
+    }
+  }
+  if (primary === 'conflict' && best !== 'same') return { z: -3, model: -1, variantConflict: false };
+  if (best === 'same') return { z: 4, model: 1, variantConflict: false };
+
+  const bAll = new Set(b.descCodes.filter(rare));
+  const aAll = new Set(a.descCodes.filter(rare));
   if (aTitle.some((c) => bAll.has(c)) || bTitle.some((c) => aAll.has(c))) {
     return { z: 2.5, model: 1, variantConflict: false };
   }
@@ -50,23 +69,17 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, corpus: Corpus): Mo
   const inText = (codes: string[], other: RecordFeatures) =>
     codes.some((c) => c.length >= 5 && other.compactText.includes(c));
   if (inText(aTitle, b) || inText(bTitle, a)) return { z: 2.5, model: 1, variantConflict: false };
-  if (aTitle.length === 0 || bTitle.length === 0) return { z: 0, model: 0, variantConflict: false };
-
-  let sameBase = false;
-  let variant = false;
-  for (const x of aTitle) {
-    const px = splitModel(x, a.brand);
-    for (const y of bTitle) {
-      const py = splitModel(y, b.brand);
-      if (px.base !== py.base) continue;
-      sameBase = true;
-      // One side just omits the suffix (`FS105` vs `FS105NA`): compatible.
-      if (px.suffixes.length > 0 && py.suffixes.length > 0) variant = true;
-    }
+  switch (best) {
+    case 'compatible':
+      return { z: 1.5, model: 1, variantConflict: false };
+    case 'variant':
+      return { z: -4, model: -1, variantConflict: true };
+    case 'conflict':
+      return { z: -3, model: -1, variantConflict: false };
+    default:
+      // Both carry codes but from different numbering schemes: weak evidence.
+      return { z: aTitle.length > 0 && bTitle.length > 0 ? -0.75 : 0, model: 0, variantConflict: false };
   }
-  if (sameBase && !variant) return { z: 1.5, model: 1, variantConflict: false };
-  if (variant) return { z: -4, model: -1, variantConflict: true };
-  return { z: -3, model: -1, variantConflict: false };
 }
 
 /**
