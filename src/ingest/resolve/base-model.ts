@@ -20,7 +20,7 @@ const COLOR_SUFFIXES: Record<string, string> = {
   GREEN: 'green', GRN: 'green', G: 'green',
   GRY: 'gray', GY: 'gray', GR: 'gray',
   GLD: 'gold', GD: 'gold', BRN: 'brown', BR: 'brown', ORG: 'orange', PUR: 'purple',
-  AW: 'white', AP: 'platinum', SS: 'stainless', TI: 'titanium', TT: 'titanium', K: 'black', T: 'titanium',
+  AW: 'white', AP: 'platinum', SS: 'silver', TI: 'titanium', TT: 'titanium', K: 'black', T: 'titanium',
 };
 const SIZE_SUFFIXES = ['XXXL', 'XXL', '3XL', '2XL', 'XL', 'XS', 'SM', 'MD', 'LG'];
 

@@ -44,12 +44,15 @@ class DisjointSets {
  * @param sameItem groups of record indexes that are certainly one item (merged unconditionally)
  * @param edges scored cross-source candidate pairs
  * @param threshold minimum probability to accept an edge
+ * @param mutualThreshold lower bar for an edge that is the best of both of its ends toward
+ *   the other's source: mutual best matches are rarely wrong even on weak evidence
  */
 export function clusterRecords(
   sources: readonly string[],
   sameItem: readonly number[][],
   edges: readonly Edge[],
   threshold: number,
+  mutualThreshold = threshold,
 ): Clustering {
   const n = sources.length;
   const sets = new DisjointSets(n);
@@ -83,7 +86,19 @@ export function clusterRecords(
     return false;
   };
 
-  const accepted = edges.filter((e) => e.probability >= threshold && !e.conflict);
+  const best = new Map<string, number>();
+  const bestKey = (i: number, otherSource: string) => `${i}\u0000${otherSource}`;
+  for (const e of edges) {
+    for (const [x, y] of [[e.i, e.j], [e.j, e.i]] as const) {
+      const key = bestKey(x, sources[y]!);
+      if (e.probability > (best.get(key) ?? -1)) best.set(key, e.probability);
+    }
+  }
+  const isMutualBest = (e: Edge) =>
+    best.get(bestKey(e.i, sources[e.j]!)) === e.probability && best.get(bestKey(e.j, sources[e.i]!)) === e.probability;
+  const accepted = edges.filter(
+    (e) => !e.conflict && (e.probability >= threshold || (e.probability >= mutualThreshold && isMutualBest(e))),
+  );
   accepted.sort((a, b) => b.probability - a.probability);
   for (const e of accepted) {
     const ra = sets.find(e.i);

@@ -6,7 +6,7 @@
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
 import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
-import { charNgrams, tokenize } from './tokens.js';
+import { charNgrams, colorFamilies, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
 import { buildVector, type SparseVector } from './vector.js';
 
@@ -27,6 +27,8 @@ export interface RecordFeatures {
   /** Normalized brand, stated or inferred from the title; '' when unknown. */
   brand: string;
   edition: Edition;
+  /** Color families from the color field, or else from the title. */
+  colors: Set<string>;
   vector: SparseVector;
   /** Interned blocking keys (title words and codes). */
   keys: number[];
@@ -116,6 +118,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       primaryModel,
       brand: stated || lexicon.infer(r.title),
       edition: extractEdition(r.title),
+      colors: colorFamilies(r.color || r.title),
       vector: buildVector(x.terms, idf),
       keys: x.keys,
       gtin: r.gtin ?? null,

@@ -13,6 +13,7 @@ import { variantGroups } from './variants.js';
 
 const DEFAULTS: Required<ResolveOptions> = {
   threshold: 0.5,
+  mutualBestThreshold: 0.25,
   maxBlockSize: 100,
   probesPerRecord: 8,
   candidatesPerRecord: 10,
@@ -65,6 +66,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
     sameItemGroups(corpus.features),
     edges,
     opts.threshold,
+    opts.mutualBestThreshold,
   );
 
   // Show a brand as some feed spelled it, not in its normalized comparison form.

@@ -115,6 +115,9 @@ export function scorePair(
 
   z -= editionConflict(a.edition, b.edition);
 
+  // Different named colors are different variants, even when titles agree otherwise.
+  if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) z -= 2;
+
   if (a.price && b.price) {
     const ratio = Math.max(a.price, b.price) / Math.min(a.price, b.price);
     if (ratio > 3) z -= 0.75;
@@ -122,7 +125,7 @@ export function scorePair(
   }
 
   if (ra.productType && rb.productType && ra.productType !== rb.productType) z -= 2;
-  for (const field of ['color', 'size'] as const) {
+  for (const field of ['size'] as const) {
     const x = normalizeValue(ra[field]);
     const y = normalizeValue(rb[field]);
     if (x && y && x !== y) z -= 3;

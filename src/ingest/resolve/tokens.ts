@@ -43,3 +43,27 @@ export function charNgrams(code: string, n = 3): string[] {
   for (let i = 0; i + n <= padded.length; i++) out.push(padded.slice(i, i + n));
   return out;
 }
+
+/** Color words and the color family they belong to; finishes count as colors. */
+const COLOR_WORDS = new Map<string, string>([
+  ['black', 'black'], ['ebony', 'black'], ['onyx', 'black'], ['midnight', 'black'], ['graphite', 'gray'],
+  ['white', 'white'], ['ivory', 'white'], ['pearl', 'white'],
+  ['silver', 'silver'], ['stainless', 'silver'], ['chrome', 'silver'], ['titanium', 'silver'], ['platinum', 'silver'],
+  ['gray', 'gray'], ['grey', 'gray'], ['charcoal', 'gray'],
+  ['blue', 'blue'], ['navy', 'blue'], ['red', 'red'], ['crimson', 'red'], ['pink', 'pink'],
+  ['green', 'green'], ['lime', 'green'], ['purple', 'purple'], ['plum', 'purple'], ['violet', 'purple'],
+  ['gold', 'gold'], ['brown', 'brown'], ['bronze', 'brown'], ['orange', 'orange'], ['yellow', 'yellow'],
+]);
+
+/**
+ * Color families named in the text (`'Pearl Gray dryer'` → white, gray). Used to tell color
+ * variants apart when model numbers do not.
+ */
+export function colorFamilies(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const token of tokenize(text)) {
+    const family = COLOR_WORDS.get(token);
+    if (family) out.add(family);
+  }
+  return out;
+}

@@ -57,6 +57,11 @@ export interface ResolveResult {
 export interface ResolveOptions {
   /** Minimum match probability for two listings to be merged. Default 0.5. */
   threshold?: number;
+  /**
+   * Lower bar for a pair where each listing is the other's best candidate from that
+   * retailer. Default 0.25.
+   */
+  mutualBestThreshold?: number;
   /** Blocking keys shared by more records than this are ignored. Default 100. */
   maxBlockSize?: number;
   /** How many rarest keys of each record are used to find candidates. Default 8. */
