@@ -64,9 +64,22 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     return id;
   };
 
+  // Retailers split and join words differently (`print shop` / `printshop`); a joined pair
+  // that some record writes as one word counts as that word too.
+  const titleTokens = records.map((r) => tokenize(r.title));
+  const words = new Set<string>();
+  for (const tokens of titleTokens) for (const t of tokens) words.add(t);
+  for (const tokens of titleTokens) {
+    const n = tokens.length;
+    for (let k = 0; k + 1 < n; k++) {
+      const joined = tokens[k]! + tokens[k + 1]!;
+      if (joined.length >= 6 && /[a-z]/.test(joined) && words.has(joined)) tokens.push(joined);
+    }
+  }
+
   const codeDf = new Map<string, number>();
-  const raw = records.map((r) => {
-    const tokens = tokenize(r.title);
+  const raw = records.map((r, index) => {
+    const tokens = titleTokens[index]!;
     const titleCodes = extractModelNumbers(r.title);
     const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
     if (mpn && isModelNumberLike(mpn, true) && !titleCodes.includes(mpn)) titleCodes.push(mpn);

@@ -21,7 +21,8 @@ export function normalizeText(text: string): string {
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of normalizeText(text).matchAll(/[a-z0-9]+(?:\.[0-9]+)*/g)) {
-    const token = match[0];
+    // `v22` and `22` name the same version.
+    const token = match[0].replace(/^v(?=\d)/, '');
     if (!STOPWORDS.has(token)) out.push(token);
   }
   return out;
