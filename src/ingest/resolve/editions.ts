@@ -15,6 +15,8 @@ const TIERS = new Map<string, string>([
   ['elite', 'elite'], ['plus', 'plus'], ['express', 'express'], ['lite', 'lite'], ['platinum', 'platinum'],
   ['gold', 'gold'], ['academic', 'academic'], ['student', 'student'], ['personal', 'personal'],
   ['corporate', 'corporate'], ['server', 'server'], ['workstation', 'workstation'], ['suite', 'suite'],
+  ['ultra', 'ultra'], ['collector', 'collector'], ['collectors', 'collector'], ['special', 'special'],
+  ['advanced', 'advanced'], ['essentials', 'essentials'], ['starter', 'starter'], ['extended', 'extended'],
   ['accountant', 'accountant'], ['nonprofit', 'nonprofit'], ['nonprofits', 'nonprofit'],
 ]);
 

@@ -90,6 +90,8 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const terms: number[] = tokens.map(intern);
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
+    // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
+    for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const gram of charNgrams(t)) terms.push(intern(`~${gram}`));
     for (const code of titleCodes) {
       terms.push(intern(`#${code}`));
       for (const gram of charNgrams(code)) terms.push(intern(`~${gram}`));
