@@ -86,30 +86,48 @@ export function clusterRecords(
     return false;
   };
 
-  const best = new Map<string, number>();
-  const bestKey = (i: number, otherSource: string) => `${i}\u0000${otherSource}`;
-  for (const e of edges) {
-    for (const [x, y] of [[e.i, e.j], [e.j, e.i]] as const) {
-      const key = bestKey(x, sources[y]!);
-      if (e.probability > (best.get(key) ?? -1)) best.set(key, e.probability);
-    }
-  }
-  const isMutualBest = (e: Edge) =>
-    best.get(bestKey(e.i, sources[e.j]!)) === e.probability && best.get(bestKey(e.j, sources[e.i]!)) === e.probability;
-  const accepted = edges.filter(
-    (e) => !e.conflict && (e.probability >= threshold || (e.probability >= mutualThreshold && isMutualBest(e))),
-  );
-  accepted.sort((a, b) => b.probability - a.probability);
-  for (const e of accepted) {
+  const canMerge = (ra: number, rb: number): boolean => {
+    if (ra === rb) return false;
+    const sb = sourcesOf(rb);
+    for (const s of sourcesOf(ra)) if (sb.has(s)) return false;
+    return !hasConflict(membersOf(ra), membersOf(rb));
+  };
+  const tryMerge = (e: Edge): boolean => {
     const ra = sets.find(e.i);
     const rb = sets.find(e.j);
-    if (ra === rb) continue;
-    const sa = sourcesOf(ra);
-    const sb = sourcesOf(rb);
-    let overlap = false;
-    for (const s of sa) if (sb.has(s)) overlap = true;
-    if (overlap || hasConflict(membersOf(ra), membersOf(rb))) continue;
+    if (!canMerge(ra, rb)) return false;
     union(ra, rb, e.probability);
+    return true;
+  };
+
+  /** Edges that are the best remaining option of both of their ends toward each other's source. */
+  const mutualBest = (pool: readonly Edge[]): Edge[] => {
+    const best = new Map<string, number>();
+    const key = (i: number, otherSource: string) => `${i}\u0000${otherSource}`;
+    for (const e of pool) {
+      for (const [x, y] of [[e.i, e.j], [e.j, e.i]] as const) {
+        const k = key(x, sources[y]!);
+        if (e.probability > (best.get(k) ?? -1)) best.set(k, e.probability);
+      }
+    }
+    return pool.filter(
+      (e) =>
+        best.get(key(e.i, sources[e.j]!)) === e.probability && best.get(key(e.j, sources[e.i]!)) === e.probability,
+    );
+  };
+
+  const usable = edges.filter((e) => !e.conflict && e.probability >= mutualThreshold);
+  usable.sort((a, b) => b.probability - a.probability);
+  const firstRound = new Set(mutualBest(usable));
+  for (const e of usable) if (e.probability >= threshold || firstRound.has(e)) tryMerge(e);
+
+  // A listing whose best partner went to someone else may still have a mutual best among
+  // what is left; a few rounds settle almost all of them.
+  for (let round = 0; round < 3; round++) {
+    const open = usable.filter((e) => canMerge(sets.find(e.i), sets.find(e.j)));
+    let merged = 0;
+    for (const e of mutualBest(open)) if (tryMerge(e)) merged++;
+    if (merged === 0) break;
   }
 
   const byRoot = new Map<number, number[]>();
