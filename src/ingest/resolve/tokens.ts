@@ -5,6 +5,17 @@ const STOPWORDS = new Set([
 ]);
 
 /**
+ * Spellings retailers use interchangeably in titles, mapped to one form so that TF-IDF and
+ * edition checks see them as the same word.
+ */
+const SYNONYMS = new Map<string, string>([
+  ['professional', 'pro'], ['prof', 'pro'],
+  ['dlx', 'deluxe'], ['std', 'standard'], ['stnd', 'standard'],
+  ['upg', 'upgrade'], ['upgrd', 'upgrade'], ['upgr', 'upgrade'],
+  ['macintosh', 'mac'],
+]);
+
+/**
  * Lower-cases and strips diacritics so that `Café` and `cafe` tokenize alike.
  */
 export function normalizeText(text: string): string {
@@ -21,8 +32,9 @@ export function normalizeText(text: string): string {
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of normalizeText(text).matchAll(/[a-z0-9]+(?:\.[0-9]+)*/g)) {
-    // `v22` and `22` name the same version.
-    const token = match[0].replace(/^v(?=\d)/, '');
+    // `v22` and `22` name the same version, as do `4.0` and `4`.
+    const raw = match[0].replace(/^v(?=\d)/, '');
+    const token = SYNONYMS.get(raw) ?? raw;
     if (!STOPWORDS.has(token)) out.push(token);
   }
   return out;
