@@ -67,8 +67,15 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   // Retailers split and join words differently (`print shop` / `printshop`); a joined pair
   // that some record writes as one word counts as that word too.
   const titleTokens = records.map((r) => tokenize(r.title));
-  const words = new Set<string>();
-  for (const tokens of titleTokens) for (const t of tokens) words.add(t);
+  const wordCount = new Map<string, number>();
+  for (const tokens of titleTokens) for (const t of tokens) wordCount.set(t, (wordCount.get(t) ?? 0) + 1);
+  const words = new Set(wordCount.keys());
+  // A word the batch also uses on its own, plus a one- or two-digit number (`WIN32`,
+  // `LEARN2`, `VEGAS7`), is a name and version rather than a part number.
+  const isNameWithVersion = (code: string): boolean => {
+    const m = /^([A-Z]{3,})\d{1,2}$/.exec(code);
+    return m !== null && (wordCount.get(m[1]!.toLowerCase()) ?? 0) >= 2;
+  };
   for (const tokens of titleTokens) {
     const n = tokens.length;
     for (let k = 0; k + 1 < n; k++) {
@@ -80,11 +87,11 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const codeDf = new Map<string, number>();
   const raw = records.map((r, index) => {
     const tokens = titleTokens[index]!;
-    const titleCodes = extractModelNumbers(r.title);
+    const titleCodes = extractModelNumbers(r.title).filter((c) => !isNameWithVersion(c));
     const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
     if (mpn && isModelNumberLike(mpn, true) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
     const descCodes = r.description
-      ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c))
+      ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
       : [];
     for (const c of new Set([...titleCodes, ...descCodes])) codeDf.set(c, (codeDf.get(c) ?? 0) + 1);
     const terms: number[] = tokens.map(intern);

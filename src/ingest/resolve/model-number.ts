@@ -12,6 +12,9 @@ const UNIT_CODE =
 /** Version markers (`V11`, `R5`) identify a release, not a product. */
 const VERSION_CODE = /^[VR]\d{1,2}$/;
 
+/** Platform and standard names that look like codes. */
+const STANDARD_CODES = new Set(['WIN32', 'WIN64', 'X64', 'X86', 'H264', 'H265', 'MPEG2', 'MPEG4', 'USB20', 'USB30', 'DDR2', 'DDR3', 'DDR4', 'IEEE1394', '80211B', '80211G', '80211N', '80211AC']);
+
 /** Characters retailers insert inside codes (`PS-LX350H`, `KDL.40`). */
 const SEPARATORS = /[-_.\s]/g;
 
@@ -40,6 +43,7 @@ export function isModelNumberLike(code: string, hadSeparator = false): boolean {
   // ones are quantities, years and versions.
   if (!hasLetter) return code.length >= 6;
   if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
+  if (STANDARD_CODES.has(code)) return false;
   // Ordinals and resolutions like 1080P are already units; long words with one digit
   // (`WINDOWS7`) are product names, not codes.
   const letters = code.replace(/\d/g, '').length;
