@@ -29,6 +29,11 @@ const LICENSES = new Map<string, string>([
   ['upgrade', 'upgrade'], ['upg', 'upgrade'], ['oem', 'oem'], ['academic', 'academic'], ['volume', 'volume'],
 ]);
 
+/** Roman numerals used as version numbers (`warlords iii`, `crystal reports xi`). */
+const ROMAN = new Map([
+  ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
+]);
+
 const COUNT_WORDS = /^(users?|u|pcs?|seats?|licen[cs]es?|lic|pk|pack|computers?|clients?|nodes?|devices?)$/;
 
 /** The release-identity facts of one title. */
@@ -86,6 +91,11 @@ export function extractEdition(title: string): Edition {
       }
       continue;
     }
+    const roman = ROMAN.get(token);
+    if (roman) {
+      edition.numbers.add(roman);
+      continue;
+    }
     const version = /^v(\d+(?:\.\d+)*)$/.exec(token);
     if (version) {
       edition.numbers.add(normalizeNumber(version[1]!));
@@ -118,10 +128,18 @@ function releaseConflict(a: Set<string>, b: Set<string>): boolean {
  */
 export function editionConflict(a: Edition, b: Edition): number {
   let penalty = 0;
-  if (disjoint(a.years, b.years)) penalty += 2.5;
+  if (disjoint(a.years, b.years)) penalty += 3;
   if (disjoint(a.numbers, b.numbers)) penalty += 1.5;
-  if (releaseConflict(a.releaseCodes, b.releaseCodes)) penalty += 2;
-  if (disjoint(a.platforms, b.platforms)) penalty += 2;
+  if (releaseConflict(a.releaseCodes, b.releaseCodes)) penalty += 3;
+  // One names a release code and the other a version number (`cs3` / `6.5`): usually two
+  // releases of one product line.
+  else if (
+    (a.releaseCodes.size > 0 && a.numbers.size === 0 && b.releaseCodes.size === 0 && b.numbers.size > 0) ||
+    (b.releaseCodes.size > 0 && b.numbers.size === 0 && a.releaseCodes.size === 0 && a.numbers.size > 0)
+  ) {
+    penalty += 1;
+  }
+  if (disjoint(a.platforms, b.platforms)) penalty += 3;
   if (disjoint(a.counts, b.counts)) penalty += 1.5;
   if (disjoint(a.tiers, b.tiers)) penalty += 2;
   else if (a.tiers.size !== b.tiers.size) penalty += 0.5;
