@@ -47,7 +47,8 @@ export interface ModelParts {
 export function splitModel(model: string, brand?: string | null): ModelParts {
   let base = model.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const brandCode = brand ? brand.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
-  if (brandCode.length >= 2 && base.startsWith(brandCode) && /\d/.test(base.slice(brandCode.length, brandCode.length + 3))) {
+  const afterBrand = base.slice(brandCode.length);
+  if (brandCode.length >= 2 && base.startsWith(brandCode) && afterBrand.length >= 4 && /\d/.test(afterBrand)) {
     base = base.slice(brandCode.length);
   }
   const suffixes: ModelParts['suffixes'] = [];
@@ -58,9 +59,10 @@ export function splitModel(model: string, brand?: string | null): ModelParts {
       const rest = base.slice(0, base.length - code.length);
       // Single letters are only colors after a long digit run (`KXTS108W`), never after
       // short codes where the letter is part of the name (`WET54G`).
-      const minDigits = code.length === 1 ? 3 : 1;
+      // Long region codes (`FXZA`, `XAA`) follow a color letter too (`UN55D6000S-FXZA`).
+      const minDigits = code.length === 1 ? 3 : kind === 'region' && code.length >= 3 ? 0 : 1;
       const tail = /\d+$/.exec(rest)?.[0] ?? '';
-      if (tail.length < minDigits || rest.length < 3) continue;
+      if (tail.length < minDigits || rest.length < 3 || !/\d/.test(rest)) continue;
       base = rest;
       suffixes.unshift({ code, kind, value: kind === 'color' ? (COLOR_SUFFIXES[code] ?? code) : code });
       seen.add(kind);
