@@ -140,7 +140,7 @@ export function editionConflict(a: Edition, b: Edition): number {
     penalty += 1;
   }
   if (disjoint(a.platforms, b.platforms)) penalty += 3;
-  if (disjoint(a.counts, b.counts)) penalty += 1.5;
+  if (disjoint(a.counts, b.counts)) penalty += 3;
   if (disjoint(a.tiers, b.tiers)) penalty += 2;
   else if (a.tiers.size !== b.tiers.size) penalty += 0.5;
   for (const kind of ['upgrade', 'oem', 'academic']) {

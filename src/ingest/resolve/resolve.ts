@@ -59,7 +59,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
   const corpus = buildCorpus(records);
   const edges: Edge[] = candidatePairs(corpus, opts).map(([i, j]) => {
     const s = scorePair(records, corpus, i, j);
-    return { i, j, probability: s.probability, conflict: s.model === -1 };
+    return { i, j, probability: s.probability, conflict: s.conflict };
   });
   const { clusters, confidence } = clusterRecords(
     corpus.features.map((f) => f.source),

@@ -20,7 +20,12 @@ export interface PairScore {
   model: -1 | 0 | 1;
   /** True when the model numbers share a base but carry different variant suffixes. */
   variantConflict: boolean;
+  /** Hard evidence of different products: conflicting model numbers or releases. */
+  conflict: boolean;
 }
+
+/** An edition penalty this large is a different release (year, platform, count, release code). */
+const HARD_EDITION_CONFLICT = 3;
 
 /** A code carried by this many records or more is a standard or feature name, not a model. */
 const GENERIC_CODE_DF = 12;
@@ -113,7 +118,8 @@ export function scorePair(
     }
   }
 
-  z -= editionConflict(a.edition, b.edition);
+  const editionPenalty = editionConflict(a.edition, b.edition);
+  z -= editionPenalty;
 
   // Different named colors are different variants, even when titles agree otherwise.
   if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) z -= 2;
@@ -142,5 +148,11 @@ export function scorePair(
     z += Math.min(plus, 1) - Math.min(minus, 2.25);
   }
 
-  return { probability: sigmoid(z), titleSimilarity, model: m.model, variantConflict: m.variantConflict };
+  return {
+    probability: sigmoid(z),
+    titleSimilarity,
+    model: m.model,
+    variantConflict: m.variantConflict,
+    conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT,
+  };
 }
