@@ -26,9 +26,36 @@ function mulberry32(seed: number): () => number {
 const rand = mulberry32(42);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const BRANDS = Array.from({ length: 400 }, (_, i) => `Brand${i.toString(36)}`);
-const NOUNS = ['Blender', 'Toaster', 'Headphones', 'Speaker', 'Camera', 'Monitor', 'Router', 'Drill', 'Vacuum', 'Kettle'];
-const ADJS = ['Compact', 'Pro', 'Wireless', 'Digital', 'Portable', 'Smart', 'Classic', 'Ultra', 'Mini', 'Deluxe'];
-const COLORS: Array<[string, string]> = [['Black', 'BK'], ['White', 'WH'], ['Silver', 'SL'], ['Red', 'RD']];
+const NOUNS = [
+  'Blender',
+  'Toaster',
+  'Headphones',
+  'Speaker',
+  'Camera',
+  'Monitor',
+  'Router',
+  'Drill',
+  'Vacuum',
+  'Kettle',
+];
+const ADJS = [
+  'Compact',
+  'Pro',
+  'Wireless',
+  'Digital',
+  'Portable',
+  'Smart',
+  'Classic',
+  'Ultra',
+  'Mini',
+  'Deluxe',
+];
+const COLORS: Array<[string, string]> = [
+  ['Black', 'BK'],
+  ['White', 'WH'],
+  ['Silver', 'SL'],
+  ['Red', 'RD'],
+];
 
 const records: ResolveRecord[] = [];
 const truth: string[] = [];
@@ -73,16 +100,24 @@ console.log(
 );
 // Pairwise check against the generator's truth (same model = same product).
 const productOf = new Map<string, number>();
-result.products.forEach((p, i) => p.keys.forEach((k) => productOf.set(k, i)));
+result.products.forEach((p, i) => {
+  for (const k of p.keys) productOf.set(k, i);
+});
 const byModel = new Map<string, number[]>();
-records.forEach((r, i) => byModel.set(truth[i]!, [...(byModel.get(truth[i]!) ?? []), productOf.get(r.key)!]));
+records.forEach((r, i) => {
+  const model = truth[i]!;
+  const list = byModel.get(model) ?? [];
+  list.push(productOf.get(r.key)!);
+  byModel.set(model, list);
+});
 let truePairs = 0;
 let found = 0;
 for (const ps of byModel.values()) {
-  for (let a = 0; a < ps.length; a++) for (let b = a + 1; b < ps.length; b++) {
-    truePairs++;
-    if (ps[a] === ps[b]) found++;
-  }
+  for (let a = 0; a < ps.length; a++)
+    for (let b = a + 1; b < ps.length; b++) {
+      truePairs++;
+      if (ps[a] === ps[b]) found++;
+    }
 }
 let predictedPairs = 0;
 for (const p of result.products) predictedPairs += (p.keys.length * (p.keys.length - 1)) / 2;

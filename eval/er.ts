@@ -20,7 +20,9 @@ const FIELDS = ['id', 'title', 'description', 'brand', 'model', 'category', 'pri
 type Field = (typeof FIELDS)[number];
 
 /** One listing of a benchmark side, with columns already mapped to our field names. */
-export type DatasetRow = { id: string; title: string } & Partial<Record<Exclude<Field, 'id' | 'title'>, string>>;
+export type DatasetRow = { id: string; title: string } & Partial<
+  Record<Exclude<Field, 'id' | 'title'>, string>
+>;
 
 /** One retailer's table. */
 export interface DatasetSide {
@@ -46,7 +48,12 @@ interface DatasetManifest {
 }
 
 function readCsv(path: string): Array<Record<string, string>> {
-  return parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, relax_quotes: true, bom: true });
+  return parse(readFileSync(path, 'utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+    relax_quotes: true,
+    bom: true,
+  });
 }
 
 /** Reads a benchmark folder as described by its `dataset.json`. */
@@ -65,7 +72,10 @@ export function loadDataset(dir: string): Dataset {
     return { retailer: side.retailer, rows: rows.filter((r) => r.id !== undefined && r.title !== undefined) };
   });
   const [left, right] = manifest.matches.columns;
-  const matches = readCsv(join(dir, manifest.matches.file)).map((m): [string, string] => [m[left] ?? '', m[right] ?? '']);
+  const matches = readCsv(join(dir, manifest.matches.file)).map((m): [string, string] => [
+    m[left] ?? '',
+    m[right] ?? '',
+  ]);
   return { name: manifest.name ?? dir.split('/').pop() ?? dir, sides, matches };
 }
 
@@ -145,7 +155,8 @@ export function evaluate(dataset: Dataset): PairScores & { seconds: number; pair
 function main(argv: string[]): void {
   const json = argv.includes('--json');
   const dataFlag = argv.indexOf('--data');
-  const root = dataFlag >= 0 && argv[dataFlag + 1] ? resolve(argv[dataFlag + 1]!) : resolve('../shared/data/er');
+  const root =
+    dataFlag >= 0 && argv[dataFlag + 1] ? resolve(argv[dataFlag + 1]!) : resolve('../shared/data/er');
   if (!existsSync(root)) {
     console.log(`No entity-resolution data at ${root}; nothing to evaluate.`);
     return;
@@ -182,7 +193,11 @@ function main(argv: string[]): void {
     console.log(JSON.stringify(results));
     return;
   }
-  console.log(['dataset'.padEnd(16), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(' '));
+  console.log(
+    ['dataset'.padEnd(16), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
+      ' ',
+    ),
+  );
   for (const row of rows) console.log(row);
 }
 

@@ -11,16 +11,50 @@ const REGION_SUFFIXES = ['FXZA', 'XAA', 'XZA', 'ZA', 'NA', 'US', 'USA', 'UC', 'E
 
 /** Color suffix codes and the color they stand for, so `BK` and `BLK` compare equal. */
 const COLOR_SUFFIXES: Record<string, string> = {
-  BLACK: 'black', BLK: 'black', BK: 'black', B: 'black',
-  WHITE: 'white', WHT: 'white', WH: 'white', W: 'white', WW: 'white',
-  SILVER: 'silver', SLV: 'silver', SIL: 'silver', SL: 'silver', S: 'silver',
-  BLUE: 'blue', BLU: 'blue', BL: 'blue', L: 'blue',
-  RED: 'red', RD: 'red', R: 'red',
-  PINK: 'pink', PNK: 'pink', PK: 'pink', P: 'pink',
-  GREEN: 'green', GRN: 'green', G: 'green',
-  GRY: 'gray', GY: 'gray', GR: 'gray',
-  GLD: 'gold', GD: 'gold', BRN: 'brown', BR: 'brown', ORG: 'orange', PUR: 'purple',
-  AW: 'white', AP: 'platinum', SS: 'silver', TI: 'titanium', TT: 'titanium', K: 'black', T: 'titanium',
+  BLACK: 'black',
+  BLK: 'black',
+  BK: 'black',
+  B: 'black',
+  WHITE: 'white',
+  WHT: 'white',
+  WH: 'white',
+  W: 'white',
+  WW: 'white',
+  SILVER: 'silver',
+  SLV: 'silver',
+  SIL: 'silver',
+  SL: 'silver',
+  S: 'silver',
+  BLUE: 'blue',
+  BLU: 'blue',
+  BL: 'blue',
+  L: 'blue',
+  RED: 'red',
+  RD: 'red',
+  R: 'red',
+  PINK: 'pink',
+  PNK: 'pink',
+  PK: 'pink',
+  P: 'pink',
+  GREEN: 'green',
+  GRN: 'green',
+  G: 'green',
+  GRY: 'gray',
+  GY: 'gray',
+  GR: 'gray',
+  GLD: 'gold',
+  GD: 'gold',
+  BRN: 'brown',
+  BR: 'brown',
+  ORG: 'orange',
+  PUR: 'purple',
+  AW: 'white',
+  AP: 'platinum',
+  SS: 'silver',
+  TI: 'titanium',
+  TT: 'titanium',
+  K: 'black',
+  T: 'titanium',
 };
 const SIZE_SUFFIXES = ['XXXL', 'XXL', '3XL', '2XL', 'XL', 'XS', 'SM', 'MD', 'LG'];
 
@@ -48,7 +82,12 @@ export function splitModel(model: string, brand?: string | null): ModelParts {
   let base = model.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const brandCode = brand ? brand.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
   const afterBrand = base.slice(brandCode.length);
-  if (brandCode.length >= 2 && base.startsWith(brandCode) && afterBrand.length >= 4 && /\d/.test(afterBrand)) {
+  if (
+    brandCode.length >= 2 &&
+    base.startsWith(brandCode) &&
+    afterBrand.length >= 4 &&
+    /\d/.test(afterBrand)
+  ) {
     base = base.slice(brandCode.length);
   }
   const suffixes: ModelParts['suffixes'] = [];
@@ -104,7 +143,12 @@ function commonPrefixLength(a: string, b: string): number {
 }
 
 /** Classifies two model numbers; see {@link ModelRelation}. */
-export function relateModels(a: string, b: string, brandA?: string | null, brandB?: string | null): ModelRelation {
+export function relateModels(
+  a: string,
+  b: string,
+  brandA?: string | null,
+  brandB?: string | null,
+): ModelRelation {
   if (a === b) return 'same';
   const pa = splitModel(a, brandA);
   const pb = splitModel(b, brandB);

@@ -26,7 +26,9 @@ describe('candidatePairs', () => {
   });
 
   it('ignores keys held by more records than maxBlockSize', () => {
-    const many = Array.from({ length: 30 }, (_, i) => rec(`k${i}`, `s${i}`, `Common Widget ${i % 2 ? 'x' : 'y'}`));
+    const many = Array.from({ length: 30 }, (_, i) =>
+      rec(`k${i}`, `s${i}`, `Common Widget ${i % 2 ? 'x' : 'y'}`),
+    );
     const pairs = candidatePairs(buildCorpus(many), { ...options, maxBlockSize: 10 });
     expect(pairs).toEqual([]);
   });

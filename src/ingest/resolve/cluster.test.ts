@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { clusterRecords, type Edge } from './cluster.js';
 
-const edge = (i: number, j: number, probability: number, conflict = false): Edge => ({ i, j, probability, conflict });
+const edge = (i: number, j: number, probability: number, conflict = false): Edge => ({
+  i,
+  j,
+  probability,
+  conflict,
+});
 const sorted = (clusters: number[][]) => clusters.map((c) => [...c].sort()).sort((a, b) => a[0]! - b[0]!);
 
 describe('clusterRecords', () => {

@@ -82,7 +82,8 @@ export function clusterRecords(
   for (const e of edges) if (e.conflict) conflicts.add(Math.min(e.i, e.j) * n + Math.max(e.i, e.j));
   const hasConflict = (xs: number[], ys: number[]) => {
     if (conflicts.size === 0) return false;
-    for (const x of xs) for (const y of ys) if (conflicts.has(Math.min(x, y) * n + Math.max(x, y))) return true;
+    for (const x of xs)
+      for (const y of ys) if (conflicts.has(Math.min(x, y) * n + Math.max(x, y))) return true;
     return false;
   };
 
@@ -105,14 +106,18 @@ export function clusterRecords(
     const best = new Map<string, number>();
     const key = (i: number, otherSource: string) => `${i}\u0000${otherSource}`;
     for (const e of pool) {
-      for (const [x, y] of [[e.i, e.j], [e.j, e.i]] as const) {
+      for (const [x, y] of [
+        [e.i, e.j],
+        [e.j, e.i],
+      ] as const) {
         const k = key(x, sources[y]!);
         if (e.probability > (best.get(k) ?? -1)) best.set(k, e.probability);
       }
     }
     return pool.filter(
       (e) =>
-        best.get(key(e.i, sources[e.j]!)) === e.probability && best.get(key(e.j, sources[e.i]!)) === e.probability,
+        best.get(key(e.i, sources[e.j]!)) === e.probability &&
+        best.get(key(e.j, sources[e.i]!)) === e.probability,
     );
   };
 

@@ -8,30 +8,72 @@ import { tokenize } from './tokens.js';
 
 /** Edition tiers; two titles naming different tiers are different products. */
 const TIERS = new Map<string, string>([
-  ['standard', 'standard'], ['std', 'standard'],
-  ['pro', 'pro'], ['professional', 'pro'],
-  ['premium', 'premium'], ['premier', 'premier'], ['deluxe', 'deluxe'], ['basic', 'basic'],
-  ['home', 'home'], ['business', 'business'], ['enterprise', 'enterprise'], ['ultimate', 'ultimate'],
-  ['elite', 'elite'], ['plus', 'plus'], ['express', 'express'], ['lite', 'lite'], ['platinum', 'platinum'],
-  ['gold', 'gold'], ['academic', 'academic'], ['student', 'student'], ['personal', 'personal'],
-  ['corporate', 'corporate'], ['server', 'server'], ['workstation', 'workstation'], ['suite', 'suite'],
-  ['ultra', 'ultra'], ['collector', 'collector'], ['collectors', 'collector'], ['special', 'special'],
-  ['advanced', 'advanced'], ['essentials', 'essentials'], ['starter', 'starter'], ['extended', 'extended'],
-  ['accountant', 'accountant'], ['nonprofit', 'nonprofit'], ['nonprofits', 'nonprofit'],
+  ['standard', 'standard'],
+  ['std', 'standard'],
+  ['pro', 'pro'],
+  ['professional', 'pro'],
+  ['premium', 'premium'],
+  ['premier', 'premier'],
+  ['deluxe', 'deluxe'],
+  ['basic', 'basic'],
+  ['home', 'home'],
+  ['business', 'business'],
+  ['enterprise', 'enterprise'],
+  ['ultimate', 'ultimate'],
+  ['elite', 'elite'],
+  ['plus', 'plus'],
+  ['express', 'express'],
+  ['lite', 'lite'],
+  ['platinum', 'platinum'],
+  ['gold', 'gold'],
+  ['academic', 'academic'],
+  ['student', 'student'],
+  ['personal', 'personal'],
+  ['corporate', 'corporate'],
+  ['server', 'server'],
+  ['workstation', 'workstation'],
+  ['suite', 'suite'],
+  ['ultra', 'ultra'],
+  ['collector', 'collector'],
+  ['collectors', 'collector'],
+  ['special', 'special'],
+  ['advanced', 'advanced'],
+  ['essentials', 'essentials'],
+  ['starter', 'starter'],
+  ['extended', 'extended'],
+  ['accountant', 'accountant'],
+  ['nonprofit', 'nonprofit'],
+  ['nonprofits', 'nonprofit'],
 ]);
 
 const PLATFORMS = new Map<string, string>([
-  ['mac', 'mac'], ['macintosh', 'mac'], ['osx', 'mac'],
-  ['win', 'win'], ['windows', 'win'], ['linux', 'linux'],
+  ['mac', 'mac'],
+  ['macintosh', 'mac'],
+  ['osx', 'mac'],
+  ['win', 'win'],
+  ['windows', 'win'],
+  ['linux', 'linux'],
 ]);
 
 const LICENSES = new Map<string, string>([
-  ['upgrade', 'upgrade'], ['upg', 'upgrade'], ['oem', 'oem'], ['academic', 'academic'], ['volume', 'volume'],
+  ['upgrade', 'upgrade'],
+  ['upg', 'upgrade'],
+  ['oem', 'oem'],
+  ['academic', 'academic'],
+  ['volume', 'volume'],
 ]);
 
 /** Roman numerals used as version numbers (`warlords iii`, `crystal reports xi`). */
 const ROMAN = new Map([
-  ['ii', '2'], ['iii', '3'], ['iv', '4'], ['vi', '6'], ['vii', '7'], ['viii', '8'], ['ix', '9'], ['xi', '11'], ['xii', '12'],
+  ['ii', '2'],
+  ['iii', '3'],
+  ['iv', '4'],
+  ['vi', '6'],
+  ['vii', '7'],
+  ['viii', '8'],
+  ['ix', '9'],
+  ['xi', '11'],
+  ['xii', '12'],
 ]);
 
 const COUNT_WORDS = /^(users?|u|pcs?|seats?|licen[cs]es?|lic|pk|pack|computers?|clients?|nodes?|devices?)$/;

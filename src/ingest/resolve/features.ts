@@ -89,7 +89,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const tokens = titleTokens[index]!;
     const titleCodes = extractModelNumbers(r.title).filter((c) => !isNameWithVersion(c));
     const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
-    if (mpn && isModelNumberLike(mpn, true) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
+    if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
     const descCodes = r.description
       ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
       : [];
@@ -98,7 +98,8 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
     // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
-    for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const gram of charNgrams(t)) terms.push(intern(`~${gram}`));
+    for (const t of tokens)
+      if (t.length >= 5 && !/\d/.test(t)) for (const gram of charNgrams(t)) terms.push(intern(`~${gram}`));
     for (const code of titleCodes) {
       terms.push(intern(`#${code}`));
       for (const gram of charNgrams(code)) terms.push(intern(`~${gram}`));
@@ -117,7 +118,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const features = raw.map((x, index): RecordFeatures => {
     const { r } = x;
     let primaryModel: string | null = null;
-    if (x.mpn && isModelNumberLike(x.mpn, true)) primaryModel = x.mpn;
+    if (x.mpn && isModelNumberLike(x.mpn)) primaryModel = x.mpn;
     else {
       let best = Number.POSITIVE_INFINITY;
       for (const c of x.titleCodes) {

@@ -36,7 +36,11 @@ describe('extractModelNumbers', () => {
 
   it('finds a code whatever its case and hyphenation (property)', () => {
     const code = fc
-      .tuple(fc.stringMatching(/^[A-Z]{2,4}$/), fc.stringMatching(/^[1-9]\d{2,4}$/), fc.stringMatching(/^[A-Z]{0,2}$/))
+      .tuple(
+        fc.stringMatching(/^[A-Z]{2,4}$/),
+        fc.stringMatching(/^[1-9]\d{2,4}$/),
+        fc.stringMatching(/^[A-Z]{0,2}$/),
+      )
       .filter(([letters, , tail]) => isModelNumberLike(`${letters}1${tail}`));
     fc.assert(
       fc.property(code, fc.boolean(), ([letters, digits, tail], lower) => {

@@ -13,7 +13,26 @@ const UNIT_CODE =
 const VERSION_CODE = /^[VR]\d{1,2}$/;
 
 /** Platform and standard names that look like codes. */
-const STANDARD_CODES = new Set(['WIN32', 'WIN64', 'X64', 'X86', 'H264', 'H265', 'MPEG2', 'MPEG4', 'USB20', 'USB30', 'DDR2', 'DDR3', 'DDR4', 'IEEE1394', '80211B', '80211G', '80211N', '80211AC']);
+const STANDARD_CODES = new Set([
+  'WIN32',
+  'WIN64',
+  'X64',
+  'X86',
+  'H264',
+  'H265',
+  'MPEG2',
+  'MPEG4',
+  'USB20',
+  'USB30',
+  'DDR2',
+  'DDR3',
+  'DDR4',
+  'IEEE1394',
+  '80211B',
+  '80211G',
+  '80211N',
+  '80211AC',
+]);
 
 /** Characters retailers insert inside codes (`PS-LX350H`, `KDL.40`). */
 const SEPARATORS = /[-_.\s]/g;
@@ -32,9 +51,9 @@ export function normalizeModelNumber(raw: string): string {
 
 /**
  * Whether a normalized code looks like a model number rather than a word, a number or a
- * measurement. `hadSeparator` allows digit-only codes written with hyphens (`010-00555-00`).
+ * measurement.
  */
-export function isModelNumberLike(code: string, hadSeparator = false): boolean {
+export function isModelNumberLike(code: string): boolean {
   if (code.length < 4 || code.length > 24) return false;
   const hasDigit = /\d/.test(code);
   if (!hasDigit) return false;
@@ -61,7 +80,10 @@ export function extractModelNumbers(text: string): string[] {
   // inside a chunk are separators within one code.
   // A short tail after a slash is a variant suffix of the code before it (`DSCW120/P`,
   // `SRSA212/BLK`); keep it attached so color variants stay distinct.
-  const joined = text.replace(/\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g, '$1$2');
+  const joined = text.replace(
+    /\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g,
+    '$1$2',
+  );
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
@@ -69,7 +91,7 @@ export function extractModelNumbers(text: string): string[] {
     if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
     const code = normalizeModelNumber(trimmed);
     const hadSeparator = /[-_.]/.test(trimmed);
-    if (isModelNumberLike(code, hadSeparator)) {
+    if (isModelNumberLike(code)) {
       found.add(code);
       continue;
     }

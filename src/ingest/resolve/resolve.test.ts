@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type ResolveRecord, resolveListings } from './index.js';
 
-const rec = (key: string, source: string, title: string, extra: Partial<ResolveRecord> = {}): ResolveRecord => ({
+const rec = (
+  key: string,
+  source: string,
+  title: string,
+  extra: Partial<ResolveRecord> = {},
+): ResolveRecord => ({
   key,
   source,
   title,
@@ -55,9 +60,9 @@ describe('resolveListings', () => {
 
   it('merges by GTIN whatever the titles say', () => {
     const gtin = '00012345678905';
-    expect(clustersOf([rec('a:1', 'a', 'Widget', { gtin }), rec('b:1', 'b', 'Totally different', { gtin })])).toEqual([
-      ['a:1', 'b:1'],
-    ]);
+    expect(
+      clustersOf([rec('a:1', 'a', 'Widget', { gtin }), rec('b:1', 'b', 'Totally different', { gtin })]),
+    ).toEqual([['a:1', 'b:1']]);
   });
 
   it('merges two listings of one retailer only when they are the same item', () => {

@@ -76,7 +76,10 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
     if (n && r.brand && !brandDisplay.has(n)) brandDisplay.set(n, r.brand.trim());
   }
 
-  const order = clusters.map((c, k) => ({ members: [...c].sort((a, b) => a - b), confidence: confidence[k]! }));
+  const order = clusters.map((c, k) => ({
+    members: [...c].sort((a, b) => a - b),
+    confidence: confidence[k]!,
+  }));
   order.sort((a, b) => a.members[0]! - b.members[0]!);
   const products: ResolvedProduct[] = [];
   const forGrouping = order.map(({ members, confidence: conf }) => {

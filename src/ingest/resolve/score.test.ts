@@ -8,9 +8,12 @@ function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>) {
     { key: 'a', source: 'a', title: '', ...a },
     { key: 'b', source: 'b', title: '', ...b },
     // Unrelated records give the IDF something to compare against.
-    ...['Panasonic Headset KXTCA86', 'Bose Speaker AM53BK', 'Netgear Switch FS105', 'Sony Camera DSCW120'].map(
-      (title, i): ResolveRecord => ({ key: `x${i}`, source: 'x', title }),
-    ),
+    ...[
+      'Panasonic Headset KXTCA86',
+      'Bose Speaker AM53BK',
+      'Netgear Switch FS105',
+      'Sony Camera DSCW120',
+    ].map((title, i): ResolveRecord => ({ key: `x${i}`, source: 'x', title })),
   ];
   return scorePair(records, buildCorpus(records), 0, 1);
 }
@@ -23,7 +26,10 @@ describe('scorePair', () => {
   });
 
   it('treats conflicting model numbers as strong evidence against', () => {
-    const s = score({ title: 'Panasonic Phone System - KXTS108W' }, { title: 'Panasonic Phone System - KXTS208W' });
+    const s = score(
+      { title: 'Panasonic Phone System - KXTS108W' },
+      { title: 'Panasonic Phone System - KXTS208W' },
+    );
     expect(s.model).toBe(-1);
     expect(s.probability).toBeLessThan(0.1);
   });
@@ -35,14 +41,26 @@ describe('scorePair', () => {
   });
 
   it('separates software editions with near-identical titles', () => {
-    expect(score({ title: 'Microsoft Office 2007' }, { title: 'Microsoft Office 2008' }).probability).toBeLessThan(0.5);
-    expect(score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'Adobe Photoshop CS3 Win' }).probability).toBeLessThan(0.5);
-    expect(score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'adobe photoshop cs3 mac' }).probability).toBeGreaterThan(0.9);
+    expect(
+      score({ title: 'Microsoft Office 2007' }, { title: 'Microsoft Office 2008' }).probability,
+    ).toBeLessThan(0.5);
+    expect(
+      score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'Adobe Photoshop CS3 Win' }).probability,
+    ).toBeLessThan(0.5);
+    expect(
+      score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'adobe photoshop cs3 mac' }).probability,
+    ).toBeGreaterThan(0.9);
   });
 
   it('uses GTIN agreement and conflict', () => {
-    expect(score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Gadget', gtin: '00012345678905' }).probability).toBeGreaterThan(0.9);
-    expect(score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Widget', gtin: '00012345678912' }).probability).toBeLessThan(0.5);
+    expect(
+      score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Gadget', gtin: '00012345678905' })
+        .probability,
+    ).toBeGreaterThan(0.9);
+    expect(
+      score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Widget', gtin: '00012345678912' })
+        .probability,
+    ).toBeLessThan(0.5);
   });
 
   it('lets different stated colors outweigh equal titles', () => {

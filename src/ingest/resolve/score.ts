@@ -5,8 +5,9 @@
  * evidence against a match, and model numbers that differ only by a variant suffix are
  * different products.
  */
-import { brandsAgree } from './brand.js';
+
 import { type ModelRelation, relateModels } from './base-model.js';
+import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
 import type { Corpus, RecordFeatures } from './features.js';
 import type { ResolveRecord } from './types.js';
@@ -40,7 +41,13 @@ function normalizeValue(v: string | null | undefined): string {
 
 type ModelEvidence = { z: number; model: -1 | 0 | 1; variantConflict: boolean };
 
-const RELATION_RANK: Record<ModelRelation, number> = { same: 4, compatible: 3, variant: 2, conflict: 1, unrelated: 0 };
+const RELATION_RANK: Record<ModelRelation, number> = {
+  same: 4,
+  compatible: 3,
+  variant: 2,
+  conflict: 1,
+  unrelated: 0,
+};
 
 function modelEvidence(a: RecordFeatures, b: RecordFeatures, corpus: Corpus): ModelEvidence {
   const rare = (c: string) => (corpus.codeDf.get(c) ?? 0) < GENERIC_CODE_DF;

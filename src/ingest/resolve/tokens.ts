@@ -1,7 +1,30 @@
 /** Words too common in product titles to say anything about identity. */
 const STOPWORDS = new Set([
-  'a', 'an', 'and', 'the', 'of', 'for', 'with', 'in', 'on', 'to', 'by', 'or', 'at', 'from', 'as', 'is',
-  'new', 'w', 'x', 'inc', 'ltd', 'llc', 'co', 'corp', 'amp',
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'for',
+  'with',
+  'in',
+  'on',
+  'to',
+  'by',
+  'or',
+  'at',
+  'from',
+  'as',
+  'is',
+  'new',
+  'w',
+  'x',
+  'inc',
+  'ltd',
+  'llc',
+  'co',
+  'corp',
+  'amp',
 ]);
 
 /**
@@ -9,9 +32,14 @@ const STOPWORDS = new Set([
  * edition checks see them as the same word.
  */
 const SYNONYMS = new Map<string, string>([
-  ['professional', 'pro'], ['prof', 'pro'],
-  ['dlx', 'deluxe'], ['std', 'standard'], ['stnd', 'standard'],
-  ['upg', 'upgrade'], ['upgrd', 'upgrade'], ['upgr', 'upgrade'],
+  ['professional', 'pro'],
+  ['prof', 'pro'],
+  ['dlx', 'deluxe'],
+  ['std', 'standard'],
+  ['stnd', 'standard'],
+  ['upg', 'upgrade'],
+  ['upgrd', 'upgrade'],
+  ['upgr', 'upgrade'],
   ['macintosh', 'mac'],
 ]);
 
@@ -59,13 +87,37 @@ export function charNgrams(code: string, n = 3): string[] {
 
 /** Color words and the color family they belong to; finishes count as colors. */
 const COLOR_WORDS = new Map<string, string>([
-  ['black', 'black'], ['ebony', 'black'], ['onyx', 'black'], ['midnight', 'black'], ['graphite', 'gray'],
-  ['white', 'white'], ['ivory', 'white'], ['pearl', 'white'],
-  ['silver', 'silver'], ['stainless', 'silver'], ['chrome', 'silver'], ['titanium', 'silver'], ['platinum', 'silver'],
-  ['gray', 'gray'], ['grey', 'gray'], ['charcoal', 'gray'],
-  ['blue', 'blue'], ['navy', 'blue'], ['red', 'red'], ['crimson', 'red'], ['pink', 'pink'],
-  ['green', 'green'], ['lime', 'green'], ['purple', 'purple'], ['plum', 'purple'], ['violet', 'purple'],
-  ['gold', 'gold'], ['brown', 'brown'], ['bronze', 'brown'], ['orange', 'orange'], ['yellow', 'yellow'],
+  ['black', 'black'],
+  ['ebony', 'black'],
+  ['onyx', 'black'],
+  ['midnight', 'black'],
+  ['graphite', 'gray'],
+  ['white', 'white'],
+  ['ivory', 'white'],
+  ['pearl', 'white'],
+  ['silver', 'silver'],
+  ['stainless', 'silver'],
+  ['chrome', 'silver'],
+  ['titanium', 'silver'],
+  ['platinum', 'silver'],
+  ['gray', 'gray'],
+  ['grey', 'gray'],
+  ['charcoal', 'gray'],
+  ['blue', 'blue'],
+  ['navy', 'blue'],
+  ['red', 'red'],
+  ['crimson', 'red'],
+  ['pink', 'pink'],
+  ['green', 'green'],
+  ['lime', 'green'],
+  ['purple', 'purple'],
+  ['plum', 'purple'],
+  ['violet', 'purple'],
+  ['gold', 'gold'],
+  ['brown', 'brown'],
+  ['bronze', 'brown'],
+  ['orange', 'orange'],
+  ['yellow', 'yellow'],
 ]);
 
 /**

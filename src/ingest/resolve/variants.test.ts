@@ -11,14 +11,23 @@ const rec = (title: string, extra: Partial<ResolveRecord> = {}): ResolveRecord =
 
 describe('variantGroups', () => {
   it('groups products whose model numbers share a base model', () => {
-    const records = [rec('Bose Acoustimass 5 Black - AM53BK'), rec('Bose Acoustimass 5 White - AM53WH'), rec('Other - XY100')];
+    const records = [
+      rec('Bose Acoustimass 5 Black - AM53BK'),
+      rec('Bose Acoustimass 5 White - AM53WH'),
+      rec('Other - XY100'),
+    ];
     const groups = variantGroups(records, [
       { members: [0], modelNumber: 'AM53BK', brand: 'Bose' },
       { members: [1], modelNumber: 'AM53WH', brand: 'Bose' },
       { members: [2], modelNumber: 'XY100', brand: 'Acme' },
     ]);
     expect(groups).toEqual([
-      { productIndexes: [0, 1], baseModel: 'AM53', variantDimensions: ['color'], seriesName: 'Bose Acoustimass 5' },
+      {
+        productIndexes: [0, 1],
+        baseModel: 'AM53',
+        variantDimensions: ['color'],
+        seriesName: 'Bose Acoustimass 5',
+      },
     ]);
   });
 
@@ -38,7 +47,10 @@ describe('variantGroups', () => {
   });
 
   it('does not join item groups of different retailers', () => {
-    const records = [rec('A', { itemGroupId: 'g', source: 'x' }), rec('B', { itemGroupId: 'g', source: 'y' })];
+    const records = [
+      rec('A', { itemGroupId: 'g', source: 'x' }),
+      rec('B', { itemGroupId: 'g', source: 'y' }),
+    ];
     const groups = variantGroups(records, [
       { members: [0], modelNumber: null, brand: null },
       { members: [1], modelNumber: null, brand: null },

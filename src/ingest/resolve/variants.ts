@@ -40,7 +40,10 @@ function commonTitlePrefix(titles: string[]): string | null {
 /**
  * Groups products into variant groups; only groups of two or more products are returned.
  */
-export function variantGroups(records: readonly ResolveRecord[], products: readonly ProductForGrouping[]): VariantGroup[] {
+export function variantGroups(
+  records: readonly ResolveRecord[],
+  products: readonly ProductForGrouping[],
+): VariantGroup[] {
   const parent = products.map((_, i) => i);
   const find = (x: number): number => {
     while (parent[x] !== x) {
