@@ -76,7 +76,7 @@ const ROMAN = new Map([
   ['xii', '12'],
 ]);
 
-const COUNT_WORDS = /^(users?|u|pcs?|seats?|licen[cs]es?|lic|pk|pack|computers?|clients?|nodes?|devices?)$/;
+const COUNT_WORDS = /^(users?|u|seats?|licen[cs]es?|lic|pk|pack|computers?|clients?|nodes?|devices?)$/;
 
 /** The release-identity facts of one title. */
 export interface Edition {
@@ -117,13 +117,13 @@ export function extractEdition(title: string): Edition {
     if (platform) edition.platforms.add(platform);
     const license = LICENSES.get(token);
     if (license) edition.licenses.add(license);
-    const glued = /^(\d{1,4})(users?|u|pk|pack|seats?|pcs?|clients?)$/.exec(token);
+    const glued = /^(\d{1,4})(users?|u|pk|pack|seats?|clients?)$/.exec(token);
     if (glued) {
       edition.counts.add(normalizeNumber(glued[1]!));
       continue;
     }
     if (/^\d+(\.\d+)*$/.test(token)) {
-      if (next && COUNT_WORDS.test(next)) {
+      if (next && COUNT_WORDS.test(next) && !token.includes('.')) {
         edition.counts.add(normalizeNumber(token));
         i++;
       } else if (/^(19[89]\d|20[0-4]\d)$/.test(token)) {

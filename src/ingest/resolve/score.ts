@@ -23,6 +23,8 @@ export interface PairScore {
   variantConflict: boolean;
   /** Hard evidence of different products: conflicting model numbers or releases. */
   conflict: boolean;
+  /** Log-odds contribution of each piece of evidence that moved the score. */
+  evidence: Record<string, number>;
 }
 
 /** An edition penalty this large is a different release (year, platform, count, release code). */
@@ -109,39 +111,42 @@ export function scorePair(
   const ra = records[i]!;
   const rb = records[j]!;
   const titleSimilarity = cosine(a.vector, b.vector);
-  let z = -5 + 9 * titleSimilarity;
+  const evidence: Record<string, number> = { title: -5 + 9 * titleSimilarity };
+  const add = (name: string, delta: number) => {
+    if (delta !== 0) evidence[name] = (evidence[name] ?? 0) + delta;
+  };
 
   const m = modelEvidence(a, b, corpus);
-  z += m.z;
+  add('model', m.z);
 
-  if (a.gtin && b.gtin) z += a.gtin === b.gtin ? 8 : -4;
+  if (a.gtin && b.gtin) add('gtin', a.gtin === b.gtin ? 8 : -4);
 
   if (a.brand && b.brand) {
-    if (brandsAgree(a.brand, b.brand)) z += 0.5;
+    if (brandsAgree(a.brand, b.brand)) add('brand', 0.5);
     else {
       const aInB = a.brand.split(' ').every((t) => b.tokens.includes(t));
       const bInA = b.brand.split(' ').every((t) => a.tokens.includes(t));
-      if (!aInB && !bInA) z -= 1.5;
+      if (!aInB && !bInA) add('brand', -1.5);
     }
   }
 
   const editionPenalty = editionConflict(a.edition, b.edition);
-  z -= editionPenalty;
+  add('edition', -editionPenalty);
 
   // Different named colors are different variants, even when titles agree otherwise.
-  if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) z -= 2;
+  if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) add('color', -2);
 
   if (a.price && b.price) {
     const ratio = Math.max(a.price, b.price) / Math.min(a.price, b.price);
-    if (ratio > 3) z -= 0.75;
-    else if (ratio > 1.8) z -= 0.3;
+    if (ratio > 3) add('price', -0.75);
+    else if (ratio > 1.8) add('price', -0.3);
   }
 
-  if (ra.productType && rb.productType && ra.productType !== rb.productType) z -= 2;
+  if (ra.productType && rb.productType && ra.productType !== rb.productType) add('productType', -2);
   for (const field of ['size'] as const) {
     const x = normalizeValue(ra[field]);
     const y = normalizeValue(rb[field]);
-    if (x && y && x !== y) z -= 3;
+    if (x && y && x !== y) add(field, -3);
   }
   if (ra.specs && rb.specs) {
     let plus = 0;
@@ -152,14 +157,17 @@ export function scorePair(
       if (normalizeValue(value) === normalizeValue(other)) plus += 0.25;
       else minus += 0.75;
     }
-    z += Math.min(plus, 1) - Math.min(minus, 2.25);
+    add('specs', Math.min(plus, 1) - Math.min(minus, 2.25));
   }
 
+  let z = 0;
+  for (const delta of Object.values(evidence)) z += delta;
   return {
     probability: sigmoid(z),
     titleSimilarity,
     model: m.model,
     variantConflict: m.variantConflict,
     conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT,
+    evidence,
   };
 }
