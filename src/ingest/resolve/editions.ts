@@ -148,6 +148,11 @@ export function extractEdition(title: string): Edition {
   return edition;
 }
 
+function subset(a: Set<string>, b: Set<string>): boolean {
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
 function disjoint(a: Set<string>, b: Set<string>): boolean {
   if (a.size === 0 || b.size === 0) return false;
   for (const x of a) if (b.has(x)) return false;
@@ -171,7 +176,9 @@ function releaseConflict(a: Set<string>, b: Set<string>): boolean {
 export function editionConflict(a: Edition, b: Edition): number {
   let penalty = 0;
   if (disjoint(a.years, b.years)) penalty += 3;
-  if (disjoint(a.numbers, b.numbers)) penalty += 1.5;
+  if (disjoint(a.numbers, b.numbers)) penalty += 2;
+  // Sharing one number but each naming another (`series 3000 v10` / `series 4000 v10`).
+  else if (!subset(a.numbers, b.numbers) && !subset(b.numbers, a.numbers)) penalty += 1.5;
   if (releaseConflict(a.releaseCodes, b.releaseCodes)) penalty += 3;
   // One names a release code and the other a version number (`cs3` / `6.5`): usually two
   // releases of one product line.

@@ -26,6 +26,8 @@ export interface RecordFeatures {
   primaryModel: string | null;
   /** Normalized brand, stated or inferred from the title; '' when unknown. */
   brand: string;
+  /** Whether {@link brand} came from the feed rather than from the title. */
+  brandStated: boolean;
   edition: Edition;
   /** Color families from the color field, or else from the title. */
   colors: Set<string>;
@@ -140,6 +142,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       compactText: normalizeModelNumber(`${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`),
       primaryModel,
       brand: stated || lexicon.infer(r.title),
+      brandStated: stated !== '',
       edition: extractEdition(r.title),
       colors: colorFamilies(r.color || r.title),
       vector: buildVector(x.terms, idf),

@@ -126,7 +126,8 @@ export function scorePair(
     else {
       const aInB = a.brand.split(' ').every((t) => b.tokens.includes(t));
       const bInA = b.brand.split(' ').every((t) => a.tokens.includes(t));
-      if (!aInB && !bInA) add('brand', -1.5);
+      // A brand read off the title may be a series or publisher name; trust it less.
+      if (!aInB && !bInA) add('brand', a.brandStated && b.brandStated ? -1.5 : -0.5);
     }
   }
 

@@ -61,7 +61,7 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of normalizeText(text).matchAll(/[a-z0-9]+(?:\.[0-9]+)*/g)) {
     // `v22` and `22` name the same version, as do `4.0` and `4`.
-    const raw = match[0].replace(/^v(?=\d)/, '');
+    const raw = match[0].replace(/^v\.?(?=\d)/, '').replace(/(\d)(\.0+)+$/, '$1');
     const token = SYNONYMS.get(raw) ?? raw;
     if (!STOPWORDS.has(token)) out.push(token);
   }
