@@ -7,12 +7,21 @@
  *   npm run eval:er -- --json     {"<dataset>": {"precision": …, "recall": …, "f1": …}}
  *   npm run eval:er -- --data DIR another folder of the same layout
  *
- * Everything dataset-specific comes from each folder's `dataset.json`. The step from rows
- * to clusters is {@link resolveDataset}, so it can be swapped for the full ingest pipeline.
+ *   npm run eval:er -- --direct   call resolveListings directly instead of the pipeline
+ *
+ * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
+ * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
+ * (normalize → classify → resolve → publish) into a temporary catalog; the clusters are
+ * read back from the published snapshot's listing → product table.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { type Content, loadContent } from '../src/content/index.js';
+import { runIngest } from '../src/ingest/index.js';
+import { slugify } from '../src/ingest/normalize/index.js';
 import { type ResolveRecord, resolveListings } from '../src/ingest/resolve/index.js';
 
 /** The fields a benchmark side may map; only id and title are required. */
@@ -86,10 +95,72 @@ export function parsePrice(text: string | undefined): number | null {
   return Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/** Merchant Center column for each benchmark field. */
+const FEED_COLUMNS: Record<Field, string> = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  brand: 'brand',
+  model: 'mpn',
+  category: 'product_type',
+  price: 'price',
+};
+
+const csvCell = (value: string | undefined): string =>
+  value === undefined ? '' : /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+
+/** Writes one benchmark side as a Merchant Center CSV feed. */
+export function writeSideFeed(side: DatasetSide, path: string): void {
+  const lines = [FIELDS.map((f) => FEED_COLUMNS[f]).join(',')];
+  for (const row of side.rows) lines.push(FIELDS.map((f) => csvCell(row[f])).join(','));
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
 /**
- * The step under evaluation: rows of each retailer → predicted clusters. Today it calls
- * the resolver directly; later it can write the rows as feeds and run the whole ingest.
+ * The step under evaluation: each side becomes a retailer feed, the whole ingest runs into a
+ * temporary data folder, and the published snapshot says which product each listing became.
  */
+export async function resolveThroughIngest(
+  sides: readonly DatasetSide[],
+  content: Content = loadContent(),
+): Promise<Cluster[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-eval-er-'));
+  try {
+    const retailerOf = new Map<string, string>();
+    const feeds = sides.map((side) => {
+      const retailer = slugify(side.retailer) || 'retailer';
+      retailerOf.set(retailer, side.retailer);
+      const path = join(dir, `${retailer}.csv`);
+      writeSideFeed(side, path);
+      return { retailer, path };
+    });
+    const report = await runIngest({ dataDir: join(dir, 'data'), feeds, content, day: '2026-01-01' });
+    const snapshot = report.published ? currentSnapshotPath(join(dir, 'data')) : null;
+    if (!snapshot) throw new Error(`ingest published nothing: ${JSON.stringify(report.feeds)}`);
+    const db = openReadOnly(snapshot);
+    try {
+      const clusters = new Map<string, Cluster>();
+      const rows = db
+        .prepare(
+          `SELECT r.slug, l.retailer_item_id AS id, l.product_id FROM retailer_listings l
+           JOIN retailers r ON r.id = l.retailer_id`,
+        )
+        .all() as Array<{ slug: string; id: string; product_id: string }>;
+      for (const row of rows) {
+        const cluster = clusters.get(row.product_id) ?? [];
+        cluster.push({ retailer: retailerOf.get(row.slug) ?? row.slug, id: row.id });
+        clusters.set(row.product_id, cluster);
+      }
+      return [...clusters.values()];
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The resolver alone, on the rows as given (`--direct`): no normalization or classification. */
 export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
   const records: ResolveRecord[] = [];
   const origin: Array<{ retailer: string; id: string }> = [];
@@ -143,17 +214,21 @@ export function scorePairs(predicted: Set<string>, truth: ReadonlyArray<[string,
 }
 
 /** Resolves and scores one dataset. */
-export function evaluate(dataset: Dataset): PairScores & { seconds: number; pairs: number } {
+export async function evaluate(
+  dataset: Dataset,
+  direct = false,
+): Promise<PairScores & { seconds: number; pairs: number }> {
   const start = performance.now();
-  const clusters = resolveDataset(dataset.sides);
+  const clusters = direct ? resolveDataset(dataset.sides) : await resolveThroughIngest(dataset.sides);
   const seconds = (performance.now() - start) / 1000;
   const [left, right] = dataset.sides;
   const predicted = predictedPairs(clusters, left?.retailer ?? '', right?.retailer ?? '');
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
+  const direct = argv.includes('--direct');
   const dataFlag = argv.indexOf('--data');
   const root =
     dataFlag >= 0 && argv[dataFlag + 1] ? resolve(argv[dataFlag + 1]!) : resolve('../shared/data/er');
@@ -175,7 +250,7 @@ function main(argv: string[]): void {
   const rows: string[] = [];
   for (const dir of dirs) {
     const dataset = loadDataset(dir);
-    const r = evaluate(dataset);
+    const r = await evaluate(dataset, direct);
     results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
     rows.push(
       [
@@ -201,4 +276,4 @@ function main(argv: string[]): void {
   for (const row of rows) console.log(row);
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

@@ -1,4 +1,9 @@
-export type { ResolveRecord, ResolveResult, Resolver } from './build/resolver.js';
+export {
+  type ResolveRecord,
+  type ResolveResult,
+  type Resolver,
+  resolveByIdentifiers,
+} from './build/resolver.js';
 export type { FeedSource, RowIssue } from './feeds/index.js';
 export {
   type FeedReport,

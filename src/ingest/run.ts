@@ -15,11 +15,12 @@ import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
 import { readPrevious } from './build/previous.js';
 import { writeReference } from './build/reference.js';
-import { type Resolver, resolveByIdentifiers } from './build/resolver.js';
+import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
 import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
 import { type Listing, normalizeRow } from './listing.js';
 import { slugify, stableUuid } from './normalize/index.js';
+import { resolveListings } from './resolve/index.js';
 
 export interface IngestOptions {
   dataDir: string;
@@ -28,6 +29,7 @@ export interface IngestOptions {
   content?: Content;
   /** the day of the price observations (YYYY-MM-DD, UTC); default today */
   day?: string;
+  /** entity resolution; default {@link resolveListings} (`resolveByIdentifiers` is the GTIN+MPN baseline) */
   resolver?: Resolver;
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
@@ -152,7 +154,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
 
       progress({ phase: 'resolve', total: listings.length });
       const byKey = new Map(listings.map((l) => [l.key, l]));
-      const resolved = (options.resolver ?? resolveByIdentifiers)(
+      const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
         listings.map((l) => ({
           key: l.key,
           source: l.retailer,
@@ -162,7 +164,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
           gtin: l.gtin14,
           mpn: l.mpn,
           price: l.price,
-          productType: classifications.get(l.key)?.type?.slug ?? null,
+          productType: typeForResolver(classifications.get(l.key)),
           specs: l.rawSpecs,
           itemGroupId: l.itemGroupId,
           color: l.color,
@@ -244,3 +246,10 @@ export function parseFeedArgument(arg: string): FeedSource {
   const file = arg.split(/[\\/]/).pop() ?? arg;
   return { retailer: slugify(file.replace(/\.[^.]+$/, '')) || 'retailer', path: arg };
 }
+
+/**
+ * A product type conflict pushes two listings apart, so the resolver only sees confident
+ * classifications: a weak guess from one title word must not split a real match.
+ */
+const typeForResolver = (c: Classification | undefined): string | null =>
+  c?.type && c.confidence >= 0.5 ? c.type.slug : null;

@@ -35,6 +35,9 @@ export function writeProducts(
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
   );
+  const insertListing = db.prepare(
+    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title) VALUES (?,?,?,?,?)',
+  );
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
@@ -116,6 +119,18 @@ export function writeProducts(
         ctx.now,
       );
       if (o.price !== null) insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
+    }
+    for (const l of p.listings) {
+      const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
+      const offer = byRetailer.get(l.retailer);
+      if (!retailerId || !offer) continue;
+      insertListing.run(
+        retailerId,
+        l.itemId,
+        p.id,
+        stableUuid(`offer:${offer.retailer}:${offer.itemId}`),
+        l.title,
+      );
     }
     const identity = new Set(p.type?.def.identity_dimensions ?? []);
     const variant = new Set(p.type?.def.variant_dimensions ?? ['color', 'size']);
