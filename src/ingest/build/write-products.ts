@@ -132,14 +132,7 @@ export function writeProducts(
         l.title,
       );
     }
-    const identity = new Set(p.type?.def.identity_dimensions ?? []);
-    const variant = new Set(p.type?.def.variant_dimensions ?? ['color', 'size']);
-    for (const [key, value] of Object.entries({ ...p.specs, ...p.variantAttributes })) {
-      const numeric = Number.parseFloat(value);
-      const unit = p.type?.def.specs.find((s) => s.key === key)?.unit ?? null;
-      const role = variant.has(key) ? 'variant' : identity.has(key) ? 'identity' : 'spec';
-      insertAttribute.run(p.id, key, value, Number.isFinite(numeric) ? numeric : null, unit, role);
-    }
+    for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
   });
 }
 
