@@ -5,8 +5,8 @@ export {
   resolveByIdentifiers,
 } from './build/resolver.js';
 export type { FeedSource, RowIssue } from './feeds/index.js';
+export type { FeedReport } from './read-feeds.js';
 export {
-  type FeedReport,
   type IngestOptions,
   type IngestReport,
   parseFeedArgument,

@@ -174,6 +174,8 @@ CREATE TABLE retailer_listings (
   product_id TEXT NOT NULL REFERENCES products(id),
   offer_id TEXT NOT NULL REFERENCES offers(id),
   title TEXT NOT NULL,
+  listing_json TEXT NOT NULL,  -- the normalized listing, so a retailer whose next feed fails keeps it
+  last_seen_at TEXT NOT NULL,  -- when a feed last had this listing
   PRIMARY KEY (retailer_id, retailer_item_id)
 ) WITHOUT ROWID;
 CREATE INDEX retailer_listings_product ON retailer_listings(product_id);

@@ -36,7 +36,7 @@ export function writeProducts(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
   );
   const insertListing = db.prepare(
-    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title) VALUES (?,?,?,?,?)',
+    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
   );
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
@@ -115,21 +115,26 @@ export function writeProducts(
         o.availability,
         o.link,
         o.imageLink,
-        ctx.now,
-        ctx.now,
+        ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
+        o.carriedFrom?.lastSeenAt ?? ctx.now,
       );
-      if (o.price !== null) insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
+      // a carried-over offer was not seen today: its history keeps the days it was
+      if (o.price !== null && !o.carriedFrom)
+        insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
     }
     for (const l of p.listings) {
       const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
       const offer = byRetailer.get(l.retailer);
       if (!retailerId || !offer) continue;
+      const { carriedFrom, ...stored } = l;
       insertListing.run(
         retailerId,
         l.itemId,
         p.id,
         stableUuid(`offer:${offer.retailer}:${offer.itemId}`),
         l.title,
+        JSON.stringify(stored),
+        carriedFrom?.lastSeenAt ?? ctx.now,
       );
     }
     for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
