@@ -96,9 +96,16 @@ function normalizeNumber(n: string): string {
   return n.replace(/(\.0+)+$/, '').replace(/^0+(?=\d)/, '');
 }
 
+/**
+ * Numbers with a unit are measurements (`30' range`, `5.0 cu. ft.`, `7.2 channel`, `1GB`),
+ * not release numbers; they are removed before reading versions.
+ */
+const MEASUREMENT =
+  /\b\d+(?:[.,/-]\d+)*\s*(?:'|"|''|in\b|inch(?:es)?\b|ft\b|feet\b|cu\.?\s*ft\b|cf\b|mm\b|cm\b|m\b|[kmgt]b\b|mp\b|megapixels?\b|channels?\b|ch\b|hours?\b|hrs?\b|watts?\b|w\b|lbs?\b|oz\b|[kmg]?hz\b|x\b|rpm\b|qt\b|cups?\b|pieces?\b|pc\.|pages?\b|mbps\b|ppm\b|dpi\b|volts?\b|v\b|amps?\b|mah\b)/gi;
+
 /** Extracts the {@link Edition} facts from a title. */
 export function extractEdition(title: string): Edition {
-  const tokens = tokenize(title.replace(/(\d)\s*-\s*(?=[a-z])/gi, '$1 '));
+  const tokens = tokenize(title.replace(MEASUREMENT, ' ').replace(/(\d)\s*-\s*(?=[a-z])/gi, '$1 '));
   const edition: Edition = {
     years: new Set(),
     numbers: new Set(),
