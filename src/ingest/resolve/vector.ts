@@ -8,10 +8,10 @@ export interface SparseVector {
   weights: Float64Array;
 }
 
-/** Builds a normalized vector from term ids (duplicates add up) and a weight per id. */
+/** Builds a normalized vector from term ids (each counted once: a repeated word is not more telling) and a weight per id. */
 export function buildVector(termIds: number[], weightOf: (id: number) => number): SparseVector {
   const acc = new Map<number, number>();
-  for (const id of termIds) acc.set(id, (acc.get(id) ?? 0) + weightOf(id));
+  for (const id of new Set(termIds)) acc.set(id, weightOf(id));
   const ids = Int32Array.from([...acc.keys()].sort((a, b) => a - b));
   const weights = new Float64Array(ids.length);
   let norm = 0;
