@@ -48,6 +48,9 @@ export interface Corpus {
   size: number;
 }
 
+/** A code carried by this many records or more is a standard or feature name, not a model. */
+export const GENERIC_CODE_DF = 12;
+
 /** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
 const NGRAM_WEIGHT = 0.4;
 

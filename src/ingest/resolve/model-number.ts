@@ -87,6 +87,8 @@ export function extractModelNumbers(text: string): string[] {
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
+    // Versions and releases (`v.17.0`, `r11.5`) name a release, not a product.
+    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d+$/i.test(trimmed)) continue;
     // Prices and decimals (`1299.99`) are not catalogue numbers.
     if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
     const code = normalizeModelNumber(trimmed);
