@@ -63,6 +63,8 @@ export function isModelNumberLike(code: string): boolean {
   if (!hasLetter) return code.length >= 6;
   if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
   if (STANDARD_CODES.has(code)) return false;
+  // Ordinal ranges (`4th-6th` grade) and bare measurements joined by hyphens.
+  if (/^(\d+(ST|ND|RD|TH))+$/.test(code)) return false;
   // Ordinals and resolutions like 1080P are already units; long words with one digit
   // (`WINDOWS7`) are product names, not codes.
   const letters = code.replace(/\d/g, '').length;
