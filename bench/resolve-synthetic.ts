@@ -91,6 +91,7 @@ while (records.length < total) {
   product++;
 }
 
+if (process.env.DUMP) (await import("node:fs")).writeFileSync(process.env.DUMP, JSON.stringify(records));
 const start = performance.now();
 const result = resolveListings(records);
 const seconds = (performance.now() - start) / 1000;

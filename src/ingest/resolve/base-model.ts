@@ -57,6 +57,20 @@ export interface ModelParts {
  * its `H` and `WET54G` is not cut to `WET54`.
  */
 export function splitModel(model: string, brand?: string | null): ModelParts {
+  // Scoring splits the same few codes over and over; results are immutable, so cache them.
+  const cacheKey = `${model}\u0000${brand ?? ''}`;
+  const cached = splitCache.get(cacheKey);
+  if (cached) return cached;
+  const parts = splitModelUncached(model, brand);
+  if (splitCache.size >= SPLIT_CACHE_LIMIT) splitCache.clear();
+  splitCache.set(cacheKey, parts);
+  return parts;
+}
+
+const SPLIT_CACHE_LIMIT = 200_000;
+const splitCache = new Map<string, ModelParts>();
+
+function splitModelUncached(model: string, brand?: string | null): ModelParts {
   let base = model.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const brandCode = brand ? brand.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
   const afterBrand = base.slice(brandCode.length);
