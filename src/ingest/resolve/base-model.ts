@@ -95,7 +95,11 @@ function splitModelUncached(model: string, brand?: string | null): ModelParts {
       const tail = /\d+$/.exec(rest)?.[0] ?? '';
       if (tail.length < minDigits || rest.length < 3 || !/\d/.test(rest)) continue;
       base = rest;
-      suffixes.unshift({ code, kind, values: kind === 'color' ? (COLOR_SUFFIXES.get(code) ?? [code]) : [code] });
+      suffixes.unshift({
+        code,
+        kind,
+        values: kind === 'color' ? (COLOR_SUFFIXES.get(code) ?? [code]) : [code],
+      });
       seen.add(kind);
       break;
     }

@@ -31,7 +31,8 @@ function sameItemGroups(corpus: Corpus): number[][] {
     if (f.gtin) add(`g\u0000${f.gtin}`, f.index);
     // A code many records share is a series or standard name, not proof of one item.
     const rare = f.primaryModel !== null && (corpus.codeDf.get(f.primaryModel) ?? 0) < GENERIC_CODE_DF;
-    if (f.brand && f.primaryModel && rare) add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
+    if (f.brand && f.primaryModel && rare)
+      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
   }
   return [...groups.values()].filter((g) => g.length > 1);
 }

@@ -30,7 +30,6 @@ export interface PairScore {
 /** An edition penalty this large is a different release (year, platform, count, release code). */
 const HARD_EDITION_CONFLICT = 3;
 
-
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
