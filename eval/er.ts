@@ -11,7 +11,8 @@
  * to clusters is {@link resolveDataset}, so it can be swapped for the full ingest pipeline.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { type ResolveRecord, resolveListings } from '../src/ingest/resolve/index.js';
 
@@ -155,8 +156,11 @@ export function evaluate(dataset: Dataset): PairScores & { seconds: number; pair
 function main(argv: string[]): void {
   const json = argv.includes('--json');
   const dataFlag = argv.indexOf('--data');
+  // The default is ../shared/data/er relative to the repo root, wherever this runs from.
   const root =
-    dataFlag >= 0 && argv[dataFlag + 1] ? resolve(argv[dataFlag + 1]!) : resolve('../shared/data/er');
+    dataFlag >= 0 && argv[dataFlag + 1]
+      ? resolve(argv[dataFlag + 1]!)
+      : resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/data/er');
   if (!existsSync(root)) {
     console.log(`No entity-resolution data at ${root}; nothing to evaluate.`);
     return;
@@ -201,4 +205,6 @@ function main(argv: string[]): void {
   for (const row of rows) console.log(row);
 }
 
-main(process.argv.slice(2));
+// Run only as a script, so other harnesses can import resolveDataset and the scorers.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
+  main(process.argv.slice(2));
