@@ -31,8 +31,11 @@ function sameItemGroups(corpus: Corpus): number[][] {
     if (f.gtin) add(`g\u0000${f.gtin}`, f.index);
     // A code many records share is a series or standard name, not proof of one item.
     const rare = f.primaryModel !== null && (corpus.codeDf.get(f.primaryModel) ?? 0) < GENERIC_CODE_DF;
-    if (f.brand && f.primaryModel && rare)
-      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
+    // Listings naming different colors are variants, not one item, whatever the model says.
+    const colors = [...f.colors].sort().join(',');
+    if (f.brand && f.primaryModel && rare) {
+      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}\u0000${colors}`, f.index);
+    }
   }
   return [...groups.values()].filter((g) => g.length > 1);
 }
