@@ -16,7 +16,8 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { type Content, loadContent } from '../src/content/index.js';
@@ -230,8 +231,11 @@ async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
   const direct = argv.includes('--direct');
   const dataFlag = argv.indexOf('--data');
+  // The default is ../shared/data/er relative to the repo root, wherever this runs from.
   const root =
-    dataFlag >= 0 && argv[dataFlag + 1] ? resolve(argv[dataFlag + 1]!) : resolve('../shared/data/er');
+    dataFlag >= 0 && argv[dataFlag + 1]
+      ? resolve(argv[dataFlag + 1]!)
+      : resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/data/er');
   if (!existsSync(root)) {
     console.log(`No entity-resolution data at ${root}; nothing to evaluate.`);
     return;
@@ -276,4 +280,6 @@ async function main(argv: string[]): Promise<void> {
   for (const row of rows) console.log(row);
 }
 
-await main(process.argv.slice(2));
+// Run only as a script, so other harnesses can import resolveDataset and the scorers.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
+  await main(process.argv.slice(2));

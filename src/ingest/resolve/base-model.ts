@@ -9,67 +9,45 @@ export type SuffixKind = 'color' | 'size' | 'region';
 
 const REGION_SUFFIXES = ['FXZA', 'XAA', 'XZA', 'ZA', 'NA', 'US', 'USA', 'UC', 'EU', 'UK', 'AU', 'JP', 'CA'];
 
-/** Color suffix codes and the color they stand for, so `BK` and `BLK` compare equal. */
-const COLOR_SUFFIXES: Record<string, string> = {
-  BLACK: 'black',
-  BLK: 'black',
-  BK: 'black',
-  B: 'black',
-  WHITE: 'white',
-  WHT: 'white',
-  WH: 'white',
-  W: 'white',
-  WW: 'white',
-  SILVER: 'silver',
-  SLV: 'silver',
-  SIL: 'silver',
-  SL: 'silver',
-  S: 'silver',
-  BLUE: 'blue',
-  BLU: 'blue',
-  BL: 'blue',
-  L: 'blue',
-  RED: 'red',
-  RD: 'red',
-  R: 'red',
-  PINK: 'pink',
-  PNK: 'pink',
-  PK: 'pink',
-  P: 'pink',
-  GREEN: 'green',
-  GRN: 'green',
-  G: 'green',
-  GRY: 'gray',
-  GY: 'gray',
-  GR: 'gray',
-  GLD: 'gold',
-  GD: 'gold',
-  BRN: 'brown',
-  BR: 'brown',
-  ORG: 'orange',
-  PUR: 'purple',
-  AW: 'white',
-  AP: 'platinum',
-  SS: 'silver',
-  TI: 'titanium',
-  TT: 'titanium',
-  K: 'black',
-  T: 'titanium',
+/**
+ * Color suffix codes by the color they stand for, so `BK` and `BLK` compare equal. A code
+ * listed under two colors is ambiguous between makers (`BL` is black at Yamaha, blue
+ * elsewhere) and agrees with either.
+ */
+const COLOR_CODES: Record<string, string[]> = {
+  black: ['BLACK', 'BLK', 'BK', 'B', 'K', 'BB', 'SB', 'BL'],
+  white: ['WHITE', 'WHT', 'WH', 'W', 'WW', 'AW', 'SW'],
+  silver: ['SILVER', 'SLV', 'SIL', 'SL', 'S', 'SS', 'ST'],
+  blue: ['BLUE', 'BLU', 'BL', 'L'],
+  red: ['RED', 'RD', 'R'],
+  pink: ['PINK', 'PNK', 'PK', 'P'],
+  green: ['GREEN', 'GRN', 'G'],
+  gray: ['GRY', 'GY', 'GR'],
+  gold: ['GLD', 'GD'],
+  brown: ['BRN', 'BR'],
+  orange: ['ORG'],
+  purple: ['PUR'],
+  platinum: ['AP'],
+  titanium: ['TI', 'TT', 'T'],
 };
+const COLOR_SUFFIXES = new Map<string, string[]>();
+for (const [color, codes] of Object.entries(COLOR_CODES)) {
+  for (const code of codes) COLOR_SUFFIXES.set(code, [...(COLOR_SUFFIXES.get(code) ?? []), color]);
+}
 const SIZE_SUFFIXES = ['XXXL', 'XXL', '3XL', '2XL', 'XL', 'XS', 'SM', 'MD', 'LG'];
 
 /** Longest suffix first, so `BLK` wins over `K`. */
 const SUFFIXES: Array<[string, SuffixKind]> = [
   ...REGION_SUFFIXES.map((s): [string, SuffixKind] => [s, 'region']),
   ...SIZE_SUFFIXES.map((s): [string, SuffixKind] => [s, 'size']),
-  ...Object.keys(COLOR_SUFFIXES).map((s): [string, SuffixKind] => [s, 'color']),
+  ...[...COLOR_SUFFIXES.keys()].map((s): [string, SuffixKind] => [s, 'color']),
 ].sort((a, b) => b[0].length - a[0].length);
 
 /** A model number split into its base and the variant suffixes stripped from it. */
 export interface ModelParts {
   base: string;
-  /** Stripped suffixes, outermost last; `value` is the canonical color for color codes. */
-  suffixes: Array<{ code: string; kind: SuffixKind; value: string }>;
+  /** Stripped suffixes, outermost last; `values` are the colors a color code may stand for. */
+  suffixes: Array<{ code: string; kind: SuffixKind; values: string[] }>;
 }
 
 /**
@@ -79,6 +57,20 @@ export interface ModelParts {
  * its `H` and `WET54G` is not cut to `WET54`.
  */
 export function splitModel(model: string, brand?: string | null): ModelParts {
+  // Scoring splits the same few codes over and over; results are immutable, so cache them.
+  const cacheKey = `${model}\u0000${brand ?? ''}`;
+  const cached = splitCache.get(cacheKey);
+  if (cached) return cached;
+  const parts = splitModelUncached(model, brand);
+  if (splitCache.size >= SPLIT_CACHE_LIMIT) splitCache.clear();
+  splitCache.set(cacheKey, parts);
+  return parts;
+}
+
+const SPLIT_CACHE_LIMIT = 200_000;
+const splitCache = new Map<string, ModelParts>();
+
+function splitModelUncached(model: string, brand?: string | null): ModelParts {
   let base = model.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const brandCode = brand ? brand.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
   const afterBrand = base.slice(brandCode.length);
@@ -103,7 +95,11 @@ export function splitModel(model: string, brand?: string | null): ModelParts {
       const tail = /\d+$/.exec(rest)?.[0] ?? '';
       if (tail.length < minDigits || rest.length < 3 || !/\d/.test(rest)) continue;
       base = rest;
-      suffixes.unshift({ code, kind, value: kind === 'color' ? (COLOR_SUFFIXES[code] ?? code) : code });
+      suffixes.unshift({
+        code,
+        kind,
+        values: kind === 'color' ? (COLOR_SUFFIXES.get(code) ?? [code]) : [code],
+      });
       seen.add(kind);
       break;
     }
@@ -155,7 +151,7 @@ export function relateModels(
   if (pa.base === pb.base) {
     for (const x of pa.suffixes) {
       const y = pb.suffixes.find((s) => s.kind === x.kind);
-      if (y && y.value !== x.value) return 'variant';
+      if (y && !y.values.some((v) => x.values.includes(v))) return 'variant';
     }
     // `SRSA212BK` and `SRSA212BLK` spell the same suffixes differently.
     return pa.suffixes.length === pb.suffixes.length ? 'same' : 'compatible';

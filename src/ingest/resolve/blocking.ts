@@ -33,10 +33,20 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
   }
 
   const idf = (key: number): number => Math.log((size + 1) / (df[key]! + 0.5));
+  const sourceIds = new Map<string, number>();
+  const sourceOf = Int32Array.from(features, (f) => {
+    let id = sourceIds.get(f.source);
+    if (id === undefined) {
+      id = sourceIds.size;
+      sourceIds.set(f.source, id);
+    }
+    return id;
+  });
   const score = new Float64Array(size);
   const touched: number[] = [];
   const seen = new Set<number>();
   const pairs: Array<[number, number]> = [];
+  const top = new TopK(options.candidatesPerRecord);
 
   for (const f of features) {
     const probes = f.keys
@@ -46,13 +56,14 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
     for (const key of probes) {
       const w = idf(key);
       for (const j of postings.get(key)!) {
-        if (j === f.index || features[j]!.source === f.source) continue;
+        if (sourceOf[j] === sourceOf[f.index]) continue;
         if (score[j] === 0) touched.push(j);
         score[j]! += w;
       }
     }
-    touched.sort((a, b) => score[b]! - score[a]!);
-    for (const j of touched.slice(0, options.candidatesPerRecord)) {
+    top.reset();
+    for (const j of touched) top.offer(j, score[j]!);
+    for (const j of top.items()) {
       const lo = Math.min(f.index, j);
       const hi = Math.max(f.index, j);
       // Pairs are keyed as lo * size + hi; fine up to ~9e7 records before losing precision.
@@ -66,4 +77,37 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
     touched.length = 0;
   }
   return pairs;
+}
+
+/**
+ * The k highest-scoring items seen, kept in a small array; most offers lose to the current
+ * minimum and cost one comparison, so this beats sorting every touched record.
+ */
+class TopK {
+  readonly #ids: number[] = [];
+  readonly #scores: number[] = [];
+  constructor(readonly k: number) {}
+
+  reset(): void {
+    this.#ids.length = 0;
+    this.#scores.length = 0;
+  }
+
+  offer(id: number, score: number): void {
+    const n = this.#ids.length;
+    if (n === this.k && score <= this.#scores[n - 1]!) return;
+    // Insertion into a descending array; ties keep the earlier item first (deterministic).
+    let i = n === this.k ? n - 1 : n;
+    while (i > 0 && this.#scores[i - 1]! < score) {
+      this.#ids[i] = this.#ids[i - 1]!;
+      this.#scores[i] = this.#scores[i - 1]!;
+      i--;
+    }
+    this.#ids[i] = id;
+    this.#scores[i] = score;
+  }
+
+  items(): readonly number[] {
+    return this.#ids;
+  }
 }

@@ -101,18 +101,20 @@ export function clusterRecords(
     return true;
   };
 
+  const sourceIndex = new Map<string, number>();
+  for (const s of sources) if (!sourceIndex.has(s)) sourceIndex.set(s, sourceIndex.size);
+  const sourceCount = Math.max(sourceIndex.size, 1);
+
   /** Edges that are the best remaining option of both of their ends toward each other's source. */
   const mutualBest = (pool: readonly Edge[]): Edge[] => {
-    const best = new Map<string, number>();
-    const key = (i: number, otherSource: string) => `${i}\u0000${otherSource}`;
+    const best = new Map<number, number>();
+    const key = (i: number, otherSource: string) => i * sourceCount + sourceIndex.get(otherSource)!;
+    const offer = (k: number, p: number) => {
+      if (p > (best.get(k) ?? -1)) best.set(k, p);
+    };
     for (const e of pool) {
-      for (const [x, y] of [
-        [e.i, e.j],
-        [e.j, e.i],
-      ] as const) {
-        const k = key(x, sources[y]!);
-        if (e.probability > (best.get(k) ?? -1)) best.set(k, e.probability);
-      }
+      offer(key(e.i, sources[e.j]!), e.probability);
+      offer(key(e.j, sources[e.i]!), e.probability);
     }
     return pool.filter(
       (e) =>

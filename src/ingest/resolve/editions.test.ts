@@ -15,6 +15,11 @@ describe('extractEdition', () => {
     expect([...e.releaseCodes]).toEqual(['cs3']);
   });
 
+  it('does not read measurements as versions', () => {
+    expect([...extractEdition("LG 30' Gas Range 5.0 Cu. Ft. 7.2 Channel 1GB").numbers]).toEqual([]);
+    expect([...extractEdition('World of Warcraft 60 day card').numbers]).toEqual(['60']);
+  });
+
   it('reads roman numerals as versions', () => {
     expect([...extractEdition('Crystal Reports XI').numbers]).toEqual(['11']);
   });

@@ -80,33 +80,40 @@ const COUNT_WORDS = /^(users?|u|seats?|licen[cs]es?|lic|pk|pack|computers?|clien
 
 /** The release-identity facts of one title. */
 export interface Edition {
-  years: Set<string>;
+  years: ReadonlySet<string>;
   /** Dotted or `v`-prefixed versions and other bare numbers, normalized (`6.0` → `6`). */
-  numbers: Set<string>;
+  numbers: ReadonlySet<string>;
   /** Short letter+digit release codes such as `cs3`, `x4`. */
-  releaseCodes: Set<string>;
-  tiers: Set<string>;
-  platforms: Set<string>;
-  licenses: Set<string>;
+  releaseCodes: ReadonlySet<string>;
+  tiers: ReadonlySet<string>;
+  platforms: ReadonlySet<string>;
+  licenses: ReadonlySet<string>;
   /** User / seat / pack counts. */
-  counts: Set<string>;
+  counts: ReadonlySet<string>;
 }
 
 function normalizeNumber(n: string): string {
   return n.replace(/(\.0+)+$/, '').replace(/^0+(?=\d)/, '');
 }
 
+/**
+ * Numbers with a unit are measurements (`30' range`, `5.0 cu. ft.`, `7.2 channel`, `1GB`),
+ * not release numbers; they are removed before reading versions.
+ */
+const MEASUREMENT =
+  /\b\d+(?:[.,/-]\d+)*\s*(?:'|"|''|in\b|inch(?:es)?\b|ft\b|feet\b|cu\.?\s*ft\b|cf\b|mm\b|cm\b|m\b|[kmgt]b\b|mp\b|megapixels?\b|channels?\b|ch\b|hours?\b|hrs?\b|watts?\b|w\b|lbs?\b|oz\b|[kmg]?hz\b|x\b|rpm\b|qt\b|cups?\b|pieces?\b|pc\.|pages?\b|mbps\b|ppm\b|dpi\b|volts?\b|v\b|amps?\b|mah\b)/gi;
+
 /** Extracts the {@link Edition} facts from a title. */
 export function extractEdition(title: string): Edition {
-  const tokens = tokenize(title.replace(/(\d)\s*-\s*(?=[a-z])/gi, '$1 '));
-  const edition: Edition = {
-    years: new Set(),
-    numbers: new Set(),
-    releaseCodes: new Set(),
-    tiers: new Set(),
-    platforms: new Set(),
-    licenses: new Set(),
-    counts: new Set(),
+  const tokens = tokenize(title.replace(MEASUREMENT, ' ').replace(/(\d)\s*-\s*(?=[a-z])/gi, '$1 '));
+  const edition = {
+    years: new Set<string>(),
+    numbers: new Set<string>(),
+    releaseCodes: new Set<string>(),
+    tiers: new Set<string>(),
+    platforms: new Set<string>(),
+    licenses: new Set<string>(),
+    counts: new Set<string>(),
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -145,22 +152,34 @@ export function extractEdition(title: string): Edition {
     }
     if (/^[a-z]{1,3}\d{1,2}$/.test(token)) edition.releaseCodes.add(token);
   }
-  return edition;
+  // Most titles name few of these facts; share one empty set instead of keeping many.
+  const shared = (set: Set<string>): ReadonlySet<string> => (set.size > 0 ? set : EMPTY);
+  return {
+    years: shared(edition.years),
+    numbers: shared(edition.numbers),
+    releaseCodes: shared(edition.releaseCodes),
+    tiers: shared(edition.tiers),
+    platforms: shared(edition.platforms),
+    licenses: shared(edition.licenses),
+    counts: shared(edition.counts),
+  };
 }
 
-function subset(a: Set<string>, b: Set<string>): boolean {
+const EMPTY: ReadonlySet<string> = new Set();
+
+function subset(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   for (const x of a) if (!b.has(x)) return false;
   return true;
 }
 
-function disjoint(a: Set<string>, b: Set<string>): boolean {
+function disjoint(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size === 0 || b.size === 0) return false;
   for (const x of a) if (b.has(x)) return false;
   return true;
 }
 
 /** Release codes conflict only when they share the letter prefix (`cs2` vs `cs3`). */
-function releaseConflict(a: Set<string>, b: Set<string>): boolean {
+function releaseConflict(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   for (const x of a) {
     const px = x.replace(/\d+$/, '');
     for (const y of b) if (x !== y && px === y.replace(/\d+$/, '') && !b.has(x)) return true;

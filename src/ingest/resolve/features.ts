@@ -48,6 +48,9 @@ export interface Corpus {
   size: number;
 }
 
+/** A code carried by this many records or more is a standard or feature name, not a model. */
+export const GENERIC_CODE_DF = 12;
+
 /** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
 const NGRAM_WEIGHT = 0.4;
 
@@ -86,6 +89,17 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     }
   }
 
+  // Words and codes recur across records; intern each one's n-grams once.
+  const gramCache = new Map<string, number[]>();
+  const gramIds = (text: string): number[] => {
+    let ids = gramCache.get(text);
+    if (!ids) {
+      ids = charNgrams(text).map((gram) => intern(`~${gram}`));
+      gramCache.set(text, ids);
+    }
+    return ids;
+  };
+
   const codeDf = new Map<string, number>();
   const raw = records.map((r, index) => {
     const tokens = titleTokens[index]!;
@@ -100,22 +114,32 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
     // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
-    for (const t of tokens)
-      if (t.length >= 5 && !/\d/.test(t)) for (const gram of charNgrams(t)) terms.push(intern(`~${gram}`));
+    for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const id of gramIds(t)) terms.push(id);
     for (const code of titleCodes) {
       terms.push(intern(`#${code}`));
-      for (const gram of charNgrams(code)) terms.push(intern(`~${gram}`));
+      for (const id of gramIds(code)) terms.push(id);
     }
     return { r, tokens, titleCodes, descCodes, mpn, terms, keys: [...keys] };
   });
 
   const df = new Int32Array(vocab.size);
-  for (const x of raw) for (const id of new Set(x.terms.concat(x.keys))) df[id]!++;
+  // Count each term once per record without allocating a set per record.
+  const lastSeen = new Int32Array(vocab.size).fill(-1);
+  raw.forEach((x, index) => {
+    for (const list of [x.terms, x.keys]) {
+      for (const id of list) {
+        if (lastSeen[id] === index) continue;
+        lastSeen[id] = index;
+        df[id]!++;
+      }
+    }
+  });
   const n = records.length;
-  const ngramIds = new Set<number>();
-  for (const [term, id] of vocab) if (term.startsWith('~')) ngramIds.add(id);
-  const idf = (id: number): number =>
-    Math.log((n + 1) / (df[id]! + 0.5)) * (ngramIds.has(id) ? NGRAM_WEIGHT : 1);
+  const idfTable = new Float64Array(vocab.size);
+  for (const [term, id] of vocab) {
+    idfTable[id] = Math.log((n + 1) / (df[id]! + 0.5)) * (term.startsWith('~') ? NGRAM_WEIGHT : 1);
+  }
+  const idf = (id: number): number => idfTable[id]!;
 
   const features = raw.map((x, index): RecordFeatures => {
     const { r } = x;
@@ -139,7 +163,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       tokens: x.tokens,
       titleCodes: x.titleCodes,
       descCodes: x.descCodes,
-      compactText: normalizeModelNumber(`${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`),
+      compactText: `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`.toUpperCase().replace(/[^A-Z0-9]/g, ''),
       primaryModel,
       brand: stated || lexicon.infer(r.title),
       brandStated: stated !== '',

@@ -20,6 +20,8 @@ describe('extractModelNumbers', () => {
     expect(
       extractModelNumbers('500GB 1080p 50Hz 100W 5-user 2007 v11 $1,299.99 10/100 win32 12-Port 3.5in'),
     ).toEqual([]);
+    expect(extractModelNumbers('printmaster v.17.0 gold, arcserve r11.5, v10.4.7')).toEqual([]);
+    expect(extractModelNumbers('adventure workshop 4th-6th grade')).toEqual([]);
   });
 
   it('returns normalized codes only (property)', () => {

@@ -63,6 +63,8 @@ export function isModelNumberLike(code: string): boolean {
   if (!hasLetter) return code.length >= 6;
   if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
   if (STANDARD_CODES.has(code)) return false;
+  // Ordinal ranges (`4th-6th` grade) and bare measurements joined by hyphens.
+  if (/^(\d+(ST|ND|RD|TH))+$/.test(code)) return false;
   // Ordinals and resolutions like 1080P are already units; long words with one digit
   // (`WINDOWS7`) are product names, not codes.
   const letters = code.replace(/\d/g, '').length;
@@ -87,6 +89,8 @@ export function extractModelNumbers(text: string): string[] {
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
+    // Versions and releases (`v.17.0`, `r11.5`) name a release, not a product.
+    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d+$/i.test(trimmed)) continue;
     // Prices and decimals (`1299.99`) are not catalogue numbers.
     if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
     const code = normalizeModelNumber(trimmed);

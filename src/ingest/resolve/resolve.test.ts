@@ -75,6 +75,14 @@ describe('resolveListings', () => {
     expect(clustersOf(records)).toEqual([['a:1', 'a:2'], ['a:3'], ['a:4']]);
   });
 
+  it('does not treat color variants of one model in one retailer as the same item', () => {
+    const records = [
+      rec('b:1', 'buy', 'Nikon Coolpix S550 Digital Camera - Plum', { brand: 'Nikon' }),
+      rec('b:2', 'buy', 'Nikon Coolpix S550 Digital Camera - Graphite Black', { brand: 'Nikon' }),
+    ];
+    expect(clustersOf(records)).toEqual([['b:1'], ['b:2']]);
+  });
+
   it('keeps software versions, editions and platforms apart', () => {
     const records = [
       rec('amz:1', 'amazon', 'microsoft office 2007 professional'),

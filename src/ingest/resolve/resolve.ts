@@ -6,7 +6,7 @@
 import { candidatePairs } from './blocking.js';
 import { normalizeBrand } from './brand.js';
 import { clusterRecords, type Edge } from './cluster.js';
-import { buildCorpus, type RecordFeatures } from './features.js';
+import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
 import { scorePair } from './score.js';
 import type { ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
@@ -20,16 +20,22 @@ const DEFAULTS: Required<ResolveOptions> = {
 };
 
 /** Groups of records that are certainly one item: shared GTIN, or one source's same brand + model. */
-function sameItemGroups(features: readonly RecordFeatures[]): number[][] {
+function sameItemGroups(corpus: Corpus): number[][] {
   const groups = new Map<string, number[]>();
   const add = (key: string, index: number) => {
     const list = groups.get(key);
     if (list) list.push(index);
     else groups.set(key, [index]);
   };
-  for (const f of features) {
+  for (const f of corpus.features) {
     if (f.gtin) add(`g\u0000${f.gtin}`, f.index);
-    if (f.brand && f.primaryModel) add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
+    // A code many records share is a series or standard name, not proof of one item.
+    const rare = f.primaryModel !== null && (corpus.codeDf.get(f.primaryModel) ?? 0) < GENERIC_CODE_DF;
+    // Listings naming different colors are variants, not one item, whatever the model says.
+    const colors = [...f.colors].sort().join(',');
+    if (f.brand && f.primaryModel && rare) {
+      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}\u0000${colors}`, f.index);
+    }
   }
   return [...groups.values()].filter((g) => g.length > 1);
 }
@@ -63,7 +69,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
   });
   const { clusters, confidence } = clusterRecords(
     corpus.features.map((f) => f.source),
-    sameItemGroups(corpus.features),
+    sameItemGroups(corpus),
     edges,
     opts.threshold,
     opts.mutualBestThreshold,

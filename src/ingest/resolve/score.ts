@@ -9,7 +9,7 @@
 import { type ModelRelation, relateModels } from './base-model.js';
 import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
-import type { Corpus, RecordFeatures } from './features.js';
+import { type Corpus, GENERIC_CODE_DF, type RecordFeatures } from './features.js';
 import type { ResolveRecord } from './types.js';
 import { cosine } from './vector.js';
 
@@ -29,9 +29,6 @@ export interface PairScore {
 
 /** An edition penalty this large is a different release (year, platform, count, release code). */
 const HARD_EDITION_CONFLICT = 3;
-
-/** A code carried by this many records or more is a standard or feature name, not a model. */
-const GENERIC_CODE_DF = 12;
 
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));

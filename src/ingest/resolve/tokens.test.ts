@@ -7,8 +7,8 @@ describe('tokenize', () => {
     expect(tokenize('The Café Blender with Lid')).toEqual(['cafe', 'blender', 'lid']);
   });
 
-  it('keeps decimal versions whole and drops a v prefix', () => {
-    expect(tokenize('QB POS 6.0 v22')).toEqual(['qb', 'pos', '6.0', '22']);
+  it('keeps decimal versions whole, dropping a v prefix and trailing .0', () => {
+    expect(tokenize('QB POS 6.0 v.22 v1.5')).toEqual(['qb', 'pos', '6', '22', '1.5']);
   });
 
   it('maps edition spellings to one form', () => {

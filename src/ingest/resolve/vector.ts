@@ -8,20 +8,25 @@ export interface SparseVector {
   weights: Float64Array;
 }
 
-/** Builds a normalized vector from term ids (duplicates add up) and a weight per id. */
-export function buildVector(termIds: number[], weightOf: (id: number) => number): SparseVector {
-  const acc = new Map<number, number>();
-  for (const id of termIds) acc.set(id, (acc.get(id) ?? 0) + weightOf(id));
-  const ids = Int32Array.from([...acc.keys()].sort((a, b) => a - b));
-  const weights = new Float64Array(ids.length);
+/**
+ * Builds a normalized vector from term ids and a weight per id. Each term counts once: a
+ * word repeated in one title is not more telling.
+ */
+export function buildVector(termIds: readonly number[], weightOf: (id: number) => number): SparseVector {
+  const sorted = Int32Array.from(termIds).sort();
+  let m = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i]!;
+  const ids = sorted.slice(0, m);
+  const weights = new Float64Array(m);
   let norm = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const w = acc.get(ids[i]!)!;
+  for (let i = 0; i < m; i++) {
+    const w = weightOf(ids[i]!);
     weights[i] = w;
     norm += w * w;
   }
   norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
+  if (norm > 0) for (let i = 0; i < m; i++) weights[i]! /= norm;
   return { ids, weights };
 }
 
