@@ -30,6 +30,8 @@ export interface Listing {
   itemGroupId: string | null;
   color: string | null;
   size: string | null;
+  /** provenance of the feed: `retailer_feed` or `synthetic` */
+  sourceType?: 'retailer_feed' | 'synthetic';
   /** specs as the feed named them (product_detail and spec-like columns) */
   rawSpecs: Record<string, string>;
   /** set on listings kept from the previous catalog because their retailer's feed failed */

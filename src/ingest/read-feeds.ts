@@ -58,7 +58,10 @@ export async function readFeeds(
         }
         const result = normalizeRow(row, feed.retailer);
         feedIssues.push(...result.issues);
-        if (result.listing) feedListings.push(result.listing);
+        if (result.listing) {
+          if (feed.sourceType) result.listing.sourceType = feed.sourceType;
+          feedListings.push(result.listing);
+        }
         else report.rejected++;
         if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
       }

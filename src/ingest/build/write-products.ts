@@ -83,7 +83,7 @@ export function writeProducts(
       quality.score,
       JSON.stringify(quality.breakdown),
       quality.tier,
-      'retailer_feed',
+      p.listings.every((l) => l.sourceType === 'synthetic') ? 'synthetic' : 'retailer_feed',
       p.namingMethod,
       p.namingConfidence,
       p.type?.slug ?? null,

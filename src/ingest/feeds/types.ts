@@ -3,6 +3,8 @@ export interface FeedSource {
   path: string;
   /** retailer slug */
   retailer: string;
+  /** provenance of its products: `retailer_feed` (default) or `synthetic` (the demo catalog) */
+  sourceType?: 'retailer_feed' | 'synthetic';
 }
 
 /** One `product_detail` entry: a spec as the retailer named it. */
