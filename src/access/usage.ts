@@ -69,9 +69,9 @@ export class UsageRepo {
     return stmt(
       this.db,
       `SELECT key_id AS keyId, month, requests, cached, errors FROM usage_monthly
-       WHERE (?1 IS NULL OR key_id = ?1) AND (?2 IS NULL OR month = ?2)
+       WHERE (@keyId IS NULL OR key_id = @keyId) AND (@month IS NULL OR month = @month)
        ORDER BY month DESC, key_id`,
-    ).all(filter.keyId ?? null, filter.month ?? null) as UsageRow[];
+    ).all({ keyId: filter.keyId ?? null, month: filter.month ?? null }) as UsageRow[];
   }
 
   #write(statement: ReturnType<typeof stmt>, rows: readonly UsageRow[]): void {

@@ -6,9 +6,6 @@ import {
   type KeyStore,
   type Limiter,
   normalizeOrigin,
-  PLANS,
-  type PlanId,
-  planAtLeast,
   publishableMayCall,
 } from '../../access/index.js';
 import { AppError } from '../errors.js';
@@ -51,17 +48,6 @@ export function presentedKey(request: FastifyRequest): string | null {
   const query = request.query as Record<string, unknown> | undefined;
   if (query && typeof query.api_key === 'string' && query.api_key) return query.api_key;
   return null;
-}
-
-/** Throws 403 PLAN_REQUIRED naming the plan needed when the caller's plan is below `required`. */
-export function requirePlan(request: FastifyRequest, required: PlanId, feature: string): void {
-  const plan = request.apiKey?.plan;
-  if (plan && planAtLeast(plan, required)) return;
-  throw new AppError(
-    'PLAN_REQUIRED',
-    `${feature} needs the ${PLANS[required].name} plan or above${plan ? ` (this key is on ${PLANS[plan].name})` : ''}`,
-    { requiredPlan: required, currentPlan: plan ?? null, feature },
-  );
 }
 
 /**
