@@ -31,3 +31,4 @@ export {
 } from './stores/index.js';
 export { monthOf, type UsageCounts, UsageRepo, type UsageRow } from './usage.js';
 export { type UsageReportRow, usageReport } from './usage-report.js';
+export { readUsage } from './usage-source.js';
