@@ -36,7 +36,9 @@ describe('access: keys, bad-key throttling and publishable keys', () => {
     catalog?.cleanup();
   });
 
-  it('keys are created, listed, re-planned, used, reported and revoked with the CLI', async () => {
+  it('keys are created, listed, re-planned, used, reported and revoked with the CLI', {
+    timeout: 120_000,
+  }, async () => {
     const created = JSON.parse(
       await shelf(
         catalog.dataDir,

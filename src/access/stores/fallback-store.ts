@@ -8,12 +8,16 @@ const MONTH_TTL_MS = 40 * 24 * 3600 * 1000;
 
 /**
  * Redis while it answers, local counters while it does not: the API never stops serving
- * because Redis went away. Going down and coming back are logged once each. When Redis is
- * back, the usage counted locally meanwhile is added to Redis before Redis is used again, so
- * monthly totals stay whole (per-minute windows of the outage are not carried over).
+ * because Redis went away. Going down and coming back are logged once each. While Redis is
+ * away, usage counted here is kept in memory (on top of the totals last mirrored to
+ * access.db) and added to Redis when it is back, before Redis is used again, so monthly
+ * totals stay whole even when Redis lost its data. Per-minute windows of the outage are
+ * per process and are not carried over. A graceful shutdown during an outage writes the
+ * pending counts to access.db.
  */
 export class FallbackStore implements CounterStore {
   #usingRedis = false;
+  #connectedBefore = false;
   #recovering: Promise<void> | null = null;
   readonly #timer: NodeJS.Timeout;
 
@@ -31,7 +35,7 @@ export class FallbackStore implements CounterStore {
       // ioredis logs nothing itself; the switch to local counters is logged in #fallBack
     });
     redis.redis.on('close', () => this.#fallBack(new Error('connection closed')));
-    if (redis.ready) this.#usingRedis = true;
+    if (redis.ready) this.#recover();
   }
 
   get name(): string {
@@ -76,8 +80,8 @@ export class FallbackStore implements CounterStore {
     return this.local.add(keyId, month, field, by);
   }
 
+  /** Mirrors Redis's totals to access.db. Counts made while Redis was away wait for its return. */
   async flush(): Promise<void> {
-    this.local.flushSync();
     try {
       await this.redis.flush();
     } catch {
@@ -100,7 +104,6 @@ export class FallbackStore implements CounterStore {
     this.#usingRedis = false;
     // restart local monthly totals from access.db, which holds the last mirrored Redis totals
     this.local.forgetMonths();
-    this.local.drainSinceMark();
     this.log.warn(
       { err: error instanceof Error ? error.message : String(error) },
       'Redis is unavailable: counting limits and usage locally until it returns',
@@ -113,11 +116,19 @@ export class FallbackStore implements CounterStore {
       try {
         const missed = this.local.drainSinceMark();
         await this.redis.replay(missed, MONTH_TTL_MS);
+        this.local.forgetMonths(); // now in Redis: nothing left to write to access.db on close
         this.#usingRedis = true;
-        this.log.info(
-          { replayed: missed.length },
-          'Redis is available: limits and usage are shared through Redis again',
-        );
+        if (this.#connectedBefore)
+          this.log.info(
+            { replayedKeyMonths: missed.length },
+            'Redis is back: limits and usage are shared through Redis again',
+          );
+        else
+          this.log.info(
+            { replayedKeyMonths: missed.length },
+            'connected to Redis: limits and usage are shared',
+          );
+        this.#connectedBefore = true;
       } catch (error) {
         this.log.warn({ err: (error as Error).message }, 'Redis came back but replay failed; staying local');
       } finally {

@@ -20,8 +20,9 @@ export interface CounterStoreOptions {
 
 /** The store for a deployment: local counters, or Redis with a local fallback. */
 export function createCounterStore(options: CounterStoreOptions): CounterStore {
-  const local = new LocalStore(options.sink, { flushMs: options.flushMs });
-  if (!options.redisUrl) return local;
+  if (!options.redisUrl) return new LocalStore(options.sink, { flushMs: options.flushMs });
+  // with Redis, access.db holds Redis's mirrored totals; local counts wait for Redis's return
+  const local = new LocalStore(options.sink, { flushMs: 0 });
   const redis = new RedisStore(connectRedis(options.redisUrl), options.sink);
   return new FallbackStore(redis, local, options.log, { flushMs: options.flushMs });
 }

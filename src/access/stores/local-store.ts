@@ -24,7 +24,7 @@ const isZero = (c: UsageCounts) => c.requests === 0 && c.cached === 0 && c.error
 
 /**
  * Counters of one process: rate windows in memory, monthly usage in memory on top of
- * `access.db`, written back every `flushMs` and on close. Monthly totals start from what
+ * `access.db`, written back every `flushMs` (0: only when asked) and on close. Monthly totals start from what
  * `access.db` holds, so a restart continues the month where it stopped. Several processes
  * without Redis each keep their own rate windows (see docs/operations.md).
  */
@@ -99,9 +99,11 @@ export class LocalStore implements CounterStore {
     return rows;
   }
 
-  /** Forgets monthly totals so the next hit re-reads access.db (after Redis was the source). */
+  /**
+   * Forgets monthly totals and pending counts so the next hit re-reads access.db: used when
+   * Redis, the source until now, goes away (its totals were mirrored to access.db).
+   */
   forgetMonths(): void {
-    this.flushSync();
     this.#months.clear();
   }
 

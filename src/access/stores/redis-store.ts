@@ -45,17 +45,14 @@ return {count, ttl}
 `;
 
 /**
- * Raises the month's fields to at least what access.db remembers (Redis without persistence
- * forgets everything on restart; the mirror in access.db does not).
+ * Starts a month's counters from what access.db remembers when Redis has none (Redis without
+ * persistence forgets everything on restart; the mirror in access.db does not). Only when
+ * the hash is missing, so replicas replaying their outage counts add to one baseline.
  * KEYS: month hash. ARGV: requests, cached, errors, ttl ms.
  */
 const SEED = `
-local fields = {'requests', 'cached', 'errors'}
-for i, field in ipairs(fields) do
-  local have = tonumber(redis.call('HGET', KEYS[1], field) or '0')
-  local want = tonumber(ARGV[i])
-  if want > have then redis.call('HSET', KEYS[1], field, want) end
-end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'requests', ARGV[1], 'cached', ARGV[2], 'errors', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 `;
@@ -144,17 +141,16 @@ export class RedisStore implements CounterStore {
     this.#touch(keyId, month, monthTtlMs);
   }
 
-  /** Adds usage counted elsewhere (local counters while Redis was away). */
+  /** Adds usage counted elsewhere (local counters while Redis was away) to Redis's months. */
   async replay(rows: readonly UsageRow[], monthTtlMs: number): Promise<void> {
-    if (rows.length === 0) return;
-    const multi = this.redis.multi();
     for (const r of rows) {
+      await this.#seed(r.keyId, r.month, monthTtlMs);
       const key = this.#keys.month(r.keyId, r.month);
+      const multi = this.redis.multi();
       for (const field of ['requests', 'cached', 'errors'] as const)
         if (r[field]) multi.hincrby(key, field, r[field]);
-      multi.pexpire(key, monthTtlMs);
+      await multi.pexpire(key, monthTtlMs).exec();
     }
-    await multi.exec();
   }
 
   /** Reads this month's totals of the given keys (for `shelf keys usage`). */
