@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { isPlanId, KeyStore, PLAN_IDS, type PlanId } from '../access/index.js';
+import { isPlanId, KeyStore, PLAN_IDS, type PlanId, readUsage, usageReport } from '../access/index.js';
 import { startServer } from '../api/index.js';
 import { loadConfig } from '../config.js';
 import { loadContent } from '../content/index.js';
@@ -162,6 +162,10 @@ keys
       json?: boolean;
     }) =>
       withKeys((store) => {
+        if (o.type === 'publishable' && !o.origin?.length)
+          throw new InvalidArgumentError(
+            'a publishable key needs --origin: the browser Origins it may be used from (e.g. https://shop.example)',
+          );
         const { key, record } = store.create({
           type: o.type,
           env: o.env,
@@ -224,6 +228,60 @@ keys
       process.stdout.write(`${record.prefix}…${record.last4} is now on the ${newPlan} plan\n`);
     }),
   );
+
+keys
+  .command('usage')
+  .description('requests per key and month (live keys against their quota; test keys apart)')
+  .argument('[key-id]', 'one key, by id or its last four characters')
+  .option('--month <YYYY-MM>', 'one month (default: all months)')
+  .option('--json', 'print JSON')
+  .action(async (id: string | undefined, o: { month?: string; json?: boolean }) => {
+    if (o.month && !/^\d{4}-(0[1-9]|1[0-2])$/.test(o.month))
+      throw new InvalidArgumentError('--month must be YYYY-MM');
+    const config = loadConfig();
+    const store = new KeyStore(config.dataDir);
+    try {
+      const record = id ? store.find(id) : null;
+      if (id && !record) {
+        process.stderr.write(`No key ${id}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const { rows, warning } = await readUsage(
+        store,
+        { keyId: record?.id, month: o.month },
+        config.REDIS_URL,
+      );
+      if (warning) process.stderr.write(`${warning}\n`);
+      const report = usageReport(store.list(), rows);
+      if (o.json) return void process.stdout.write(`${JSON.stringify(report)}\n`);
+      const table = [
+        ['month', 'key', 'env', 'plan', 'requests', 'cached', 'errors', 'quota', 'overage'],
+        ...report.map((r) => [
+          r.month,
+          r.key,
+          r.env,
+          r.plan,
+          String(r.requests),
+          String(r.cached),
+          String(r.errors),
+          r.quota === null ? '-' : String(r.quota),
+          String(r.overage),
+        ]),
+      ];
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+      for (const row of table)
+        process.stdout.write(
+          `${row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
+      if (report.length === 0) process.stdout.write('No usage recorded yet.\n');
+    } finally {
+      store.close();
+    }
+  });
 
 program
   .command('mcp')

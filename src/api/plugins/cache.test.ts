@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { etagMatches, normalizedQuery } from './cache.js';
+
+describe('response cache keys', () => {
+  it('the same parameters in any order, with or without api_key, give one key', () => {
+    const param = fc.tuple(
+      fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== 'api_key'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(param, { maxLength: 8 }), fc.string({ maxLength: 40 }), (params, apiKey) => {
+        const qs = (ps: [string, string][]) => new URLSearchParams(ps).toString();
+        const shuffled = [...params].reverse();
+        const a = normalizedQuery(`/v2/products?${qs(params)}`);
+        const b = normalizedQuery(`/v2/products?${qs([...shuffled, ['api_key', apiKey]])}`);
+        expect(b).toBe(a);
+        expect(a).not.toContain('api_key=');
+      }),
+    );
+  });
+
+  it('different values give different keys', () => {
+    expect(normalizedQuery('/x?q=tv&limit=1')).not.toBe(normalizedQuery('/x?q=tv&limit=2'));
+    expect(normalizedQuery('/x?q=a&q=b')).toBe(normalizedQuery('/x?q=b&q=a'));
+    expect(normalizedQuery('/x')).toBe('');
+  });
+
+  it('If-None-Match compares weakly and accepts lists and *', () => {
+    expect(etagMatches('"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('W/"abc"', '"abc"')).toBe(true);
+    expect(etagMatches('"x", "abc"', '"abc"')).toBe(true);
+    expect(etagMatches('*', '"abc"')).toBe(true);
+    expect(etagMatches('"abd"', '"abc"')).toBe(false);
+    expect(etagMatches(undefined, '"abc"')).toBe(false);
+  });
+});
