@@ -8,6 +8,7 @@ import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { productRoutes } from './routes/v2/products.js';
+import { searchRoutes } from './routes/v2/search.js';
 
 export interface AppOptions {
   catalog: CatalogProvider;
@@ -49,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (v2) => {
       await v2.register(authPlugin, { keys: options.keys });
+      await v2.register(searchRoutes);
       await v2.register(productRoutes);
       await v2.register(directoryRoutes);
     },
