@@ -17,7 +17,14 @@ describe('demo catalog', () => {
 
   beforeAll(async () => {
     const content = loadContent();
-    const demo = await generateDemo({ outDir: join(dir, 'feeds'), content, products: 1500, seed: 3, endDay: '2026-11-20', historyDays: 30 });
+    const demo = await generateDemo({
+      outDir: join(dir, 'feeds'),
+      content,
+      products: 1500,
+      seed: 3,
+      endDay: '2026-11-20',
+      historyDays: 30,
+    });
     truthPath = demo.truthPath;
     report = await runIngest({ dataDir: join(dir, 'data'), feeds: demo.feeds, content, day: '2026-11-20' });
     db = new Database(currentSnapshotPath(join(dir, 'data'))!, { readonly: true });
@@ -40,14 +47,19 @@ describe('demo catalog', () => {
       truth.set(`${retailer}:${item}`, product!);
     }
     const predicted = new Map<string, string>();
-    for (const row of db.prepare('SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id').iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
+    for (const row of db
+      .prepare(
+        'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id',
+      )
+      .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
       predicted.set(`${row.slug}:${row.retailer_item_id}`, row.product_id);
     }
     const pairs = (byKey: Map<string, string>) => {
       const groups = new Map<string, string[]>();
       for (const [key, cluster] of byKey) groups.set(cluster, [...(groups.get(cluster) ?? []), key]);
       const out = new Set<string>();
-      for (const members of groups.values()) for (const a of members) for (const b of members) if (a < b) out.add(`${a}|${b}`);
+      for (const members of groups.values())
+        for (const a of members) for (const b of members) if (a < b) out.add(`${a}|${b}`);
       return out;
     };
     const truePairs = pairs(truth);

@@ -61,8 +61,7 @@ export async function readFeeds(
         if (result.listing) {
           if (feed.sourceType) result.listing.sourceType = feed.sourceType;
           feedListings.push(result.listing);
-        }
-        else report.rejected++;
+        } else report.rejected++;
         if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
       }
       if (report.rows === 0) throw new Error('the feed has no rows');
