@@ -85,7 +85,10 @@ export function variantGroups(
     const bases = new Set(parts.map((x) => x?.base ?? null));
     const dimensions = new Set<string>();
     for (const kind of ['color', 'size', 'region'] as const) {
-      const codes = new Set(parts.map((x) => x?.suffixes.find((s) => s.kind === kind)?.code ?? ''));
+      // Compare what the codes mean, so `BK` and `BLK` are one color.
+      const codes = new Set(
+        parts.map((x) => x?.suffixes.find((s) => s.kind === kind)?.values.join('|') ?? ''),
+      );
       if (codes.size > 1) dimensions.add(kind);
     }
     for (const field of ['color', 'size'] as const) {
