@@ -89,8 +89,18 @@ export function clusterRecords(
 
   const canMerge = (ra: number, rb: number): boolean => {
     if (ra === rb) return false;
-    const sb = sourcesOf(rb);
-    for (const s of sourcesOf(ra)) if (sb.has(s)) return false;
+    // Most roots are single records; compare their sources without building sets.
+    const sa = sourceSets.get(ra);
+    const sb = sourceSets.get(rb);
+    if (!sa && !sb) {
+      if (sources[ra] === sources[rb]) return false;
+    } else if (!sa) {
+      if (sb!.has(sources[ra]!)) return false;
+    } else if (!sb) {
+      if (sa.has(sources[rb]!)) return false;
+    } else {
+      for (const x of sa) if (sb.has(x)) return false;
+    }
     return !hasConflict(membersOf(ra), membersOf(rb));
   };
   const tryMerge = (e: Edge): boolean => {
