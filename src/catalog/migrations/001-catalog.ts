@@ -134,6 +134,7 @@ CREATE TABLE product_gtins (
   product_id TEXT NOT NULL REFERENCES products(id),
   PRIMARY KEY (gtin14, product_id)
 ) WITHOUT ROWID;
+CREATE INDEX product_gtins_product ON product_gtins(product_id);
 
 -- typed attributes (spec §2.10), also the base of spec filters and facets
 CREATE TABLE product_attributes (
@@ -165,6 +166,20 @@ CREATE TABLE offers (
   UNIQUE (retailer_id, retailer_item_id)
 );
 CREATE INDEX offers_product ON offers(product_id);
+
+-- every retailer listing ingest resolved, and the product it became (a retailer that lists one
+-- item twice has one offer but two listings); keeps product ids stable across runs
+CREATE TABLE retailer_listings (
+  retailer_id TEXT NOT NULL REFERENCES retailers(id),
+  retailer_item_id TEXT NOT NULL,
+  product_id TEXT NOT NULL REFERENCES products(id),
+  offer_id TEXT NOT NULL REFERENCES offers(id),
+  title TEXT NOT NULL,
+  listing_json TEXT NOT NULL,  -- the normalized listing, so a retailer whose next feed fails keeps it
+  last_seen_at TEXT NOT NULL,  -- when a feed last had this listing
+  PRIMARY KEY (retailer_id, retailer_item_id)
+) WITHOUT ROWID;
+CREATE INDEX retailer_listings_product ON retailer_listings(product_id);
 
 -- one row per offer and day; re-ingesting the same day replaces that day's row
 CREATE TABLE price_observations (
@@ -226,6 +241,12 @@ CREATE VIRTUAL TABLE products_fts USING fts5(
   name, brand, product_type, model, specs, description,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- words of the indexed text with their document frequency: typo candidates come from here
+CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+-- built-in embeddings (src/search/embeddings): one learned vector per (plural-folded) word
+CREATE TABLE search_term_vectors (term TEXT PRIMARY KEY, df INTEGER NOT NULL, vector BLOB NOT NULL) WITHOUT ROWID;
+-- one float32 vector per product (rowid = products.rowid); searched by exact cosine scan
+CREATE TABLE product_vectors (product_rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
 
 CREATE TABLE ingest_runs (
   id TEXT PRIMARY KEY,

@@ -12,7 +12,8 @@ export interface Classification {
  * counts more than one in the title, and longer phrases beat shorter ones.
  */
 export class Classifier {
-  readonly #phrases: { phrase: string; type: TypeInfo; words: number }[] = [];
+  /** phrases indexed by their first word, so a text is matched in one pass over its words */
+  readonly #byFirstWord = new Map<string, { words: string[]; type: TypeInfo }[]>();
   readonly #byGoogleId = new Map<string, TypeInfo>();
   readonly #byGooglePath = new Map<string, TypeInfo>();
 
@@ -21,15 +22,16 @@ export class Classifier {
       const phrases = new Set(
         [type.name, ...(type.def.synonyms ?? [])].map((p) => normalize(p)).filter(Boolean),
       );
+      for (const phrase of [...phrases]) if (!phrase.endsWith('s')) phrases.add(`${phrase}s`);
       for (const phrase of phrases) {
-        this.#phrases.push({ phrase, type, words: phrase.split(' ').length });
-        if (!phrase.endsWith('s'))
-          this.#phrases.push({ phrase: `${phrase}s`, type, words: phrase.split(' ').length });
+        const words = phrase.split(' ');
+        const list = this.#byFirstWord.get(words[0]!) ?? [];
+        list.push({ words, type });
+        this.#byFirstWord.set(words[0]!, list);
       }
       this.#byGoogleId.set(String(type.def.google_product_category.id), type);
       this.#byGooglePath.set(normalize(type.def.google_product_category.path), type);
     }
-    this.#phrases.sort((a, b) => b.phrase.length - a.phrase.length);
   }
 
   classify(listing: Pick<Listing, 'title' | 'categoryPath' | 'googleCategory'>): Classification {
@@ -41,11 +43,17 @@ export class Classifier {
     const scores = new Map<TypeInfo, number>();
     const add = (text: string | null, weight: number) => {
       if (!text) return;
-      const haystack = ` ${normalize(text)} `;
-      for (const { phrase, type, words } of this.#phrases) {
-        if (haystack.includes(` ${phrase} `))
-          scores.set(type, (scores.get(type) ?? 0) + weight * (1 + 0.5 * (words - 1)));
-      }
+      const words = normalize(text).split(' ');
+      words.forEach((word, at) => {
+        for (const phrase of this.#byFirstWord.get(word) ?? []) {
+          if (phrase.words.every((w, k) => words[at + k] === w)) {
+            scores.set(
+              phrase.type,
+              (scores.get(phrase.type) ?? 0) + weight * (1 + 0.5 * (phrase.words.length - 1)),
+            );
+          }
+        }
+      });
     };
     // the last segment of a category path is the most specific
     const segments = listing.categoryPath?.split(/[>/|]/) ?? [];

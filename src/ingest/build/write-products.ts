@@ -35,6 +35,9 @@ export function writeProducts(
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
   );
+  const insertListing = db.prepare(
+    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
+  );
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
@@ -80,7 +83,7 @@ export function writeProducts(
       quality.score,
       JSON.stringify(quality.breakdown),
       quality.tier,
-      'retailer_feed',
+      p.listings.every((l) => l.sourceType === 'synthetic') ? 'synthetic' : 'retailer_feed',
       p.namingMethod,
       p.namingConfidence,
       p.type?.slug ?? null,
@@ -112,19 +115,29 @@ export function writeProducts(
         o.availability,
         o.link,
         o.imageLink,
-        ctx.now,
-        ctx.now,
+        ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
+        o.carriedFrom?.lastSeenAt ?? ctx.now,
       );
-      if (o.price !== null) insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
+      // a carried-over offer was not seen today: its history keeps the days it was
+      if (o.price !== null && !o.carriedFrom)
+        insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
     }
-    const identity = new Set(p.type?.def.identity_dimensions ?? []);
-    const variant = new Set(p.type?.def.variant_dimensions ?? ['color', 'size']);
-    for (const [key, value] of Object.entries({ ...p.specs, ...p.variantAttributes })) {
-      const numeric = Number.parseFloat(value);
-      const unit = p.type?.def.specs.find((s) => s.key === key)?.unit ?? null;
-      const role = variant.has(key) ? 'variant' : identity.has(key) ? 'identity' : 'spec';
-      insertAttribute.run(p.id, key, value, Number.isFinite(numeric) ? numeric : null, unit, role);
+    for (const l of p.listings) {
+      const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
+      const offer = byRetailer.get(l.retailer);
+      if (!retailerId || !offer) continue;
+      const { carriedFrom, ...stored } = l;
+      insertListing.run(
+        retailerId,
+        l.itemId,
+        p.id,
+        stableUuid(`offer:${offer.retailer}:${offer.itemId}`),
+        l.title,
+        JSON.stringify(stored),
+        carriedFrom?.lastSeenAt ?? ctx.now,
+      );
     }
+    for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
   });
 }
 
@@ -140,7 +153,8 @@ function writeGroups(
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const groupIdOf = new Map<number, string>();
   const usedSlugs = new Set<string>();
-  for (const group of groups) {
+  const usedIds = new Set<string>();
+  for (const group of mergeOverlapping(groups)) {
     const members = group.productIndexes
       .map((i) => products[i])
       .filter((p): p is AssembledProduct => p !== undefined);
@@ -153,7 +167,9 @@ function writeGroups(
             .map((m) => m.id)
             .sort()
             .join(',');
-    const id = stableUuid(`group:${identity}`);
+    let id = stableUuid(`group:${identity}`);
+    for (let n = 1; usedIds.has(id); n++) id = stableUuid(`group:${identity}:${n}`);
+    usedIds.add(id);
     const name =
       group.seriesName ??
       (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
@@ -190,4 +206,33 @@ function writeGroups(
     for (const i of group.productIndexes) groupIdOf.set(i, id);
   }
   return groupIdOf;
+}
+
+/** Groups that share a product are one group (e.g. two retailers' item groups of the same variants). */
+function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
+  const owner = new Map<number, VariantGroup>();
+  const merged: VariantGroup[] = [];
+  for (const group of groups) {
+    const hits = [
+      ...new Set(
+        group.productIndexes.map((i) => owner.get(i)).filter((g): g is VariantGroup => g !== undefined),
+      ),
+    ];
+    let target = hits[0];
+    if (!target) {
+      target = { ...group, productIndexes: [] };
+      merged.push(target);
+    }
+    for (const other of hits.slice(1)) {
+      for (const i of other.productIndexes) target.productIndexes.push(i);
+      other.productIndexes = [];
+    }
+    target.baseModel ??= group.baseModel;
+    target.seriesName ??= group.seriesName;
+    target.variantDimensions = [...new Set([...target.variantDimensions, ...group.variantDimensions])];
+    for (const i of group.productIndexes)
+      if (!target.productIndexes.includes(i)) target.productIndexes.push(i);
+    for (const i of target.productIndexes) owner.set(i, target);
+  }
+  return merged.filter((g) => g.productIndexes.length > 0);
 }

@@ -1,0 +1,90 @@
+import type { Ranked } from './keyword.js';
+import type { VectorMatrix } from './snapshot-state.js';
+
+/**
+ * Exact nearest neighbours by cosine (vectors are unit length, so a dot product): a full
+ * scan of the snapshot's matrix. sqlite-vec has no build for this Node, and an exact scan
+ * over 35k × 256 float32 is a few milliseconds, so an approximate index would buy nothing.
+ * `allow` restricts the scan to products that pass the filters (by rowid).
+ */
+export function vectorRanking(
+  matrix: VectorMatrix,
+  query: Float32Array,
+  options: { limit: number; allow?: ((rowid: number) => boolean) | null; minScore?: number },
+): Ranked[] {
+  const { dims, data, rowids } = matrix;
+  if (dims === 0 || query.length !== dims) return [];
+  const k = Math.max(1, options.limit);
+  const minScore = options.minScore ?? -Infinity;
+  const topScore: number[] = [];
+  const topRow: number[] = [];
+  const n = rowids.length;
+  for (let row = 0; row < n; row++) {
+    const rowid = rowids[row]!;
+    if (options.allow && !options.allow(rowid)) continue;
+    const s = dot(data, row * dims, query, dims);
+    if (s < minScore) continue;
+    if (topScore.length === k && s <= topScore[k - 1]!) continue;
+    // insertion into the sorted top-k (k is small next to n)
+    let at = topScore.length < k ? topScore.length : k - 1;
+    while (at > 0 && topScore[at - 1]! < s) at--;
+    topScore.splice(at, 0, s);
+    topRow.splice(at, 0, rowid);
+    if (topScore.length > k) {
+      topScore.pop();
+      topRow.pop();
+    }
+  }
+  return topRow.map((rowid, i) => ({ rowid, score: topScore[i]! }));
+}
+
+/** Cosine of the query with each given product (reranking a known candidate set). */
+export function vectorScores(
+  matrix: VectorMatrix,
+  query: Float32Array,
+  rowids: number[],
+): Map<number, number> {
+  const out = new Map<number, number>();
+  const { dims, data, rowOf } = matrix;
+  if (dims === 0 || query.length !== dims) return out;
+  for (const rowid of rowids) {
+    const row = rowid < rowOf.length ? rowOf[rowid]! : -1;
+    if (row < 0) continue;
+    out.set(rowid, dot(data, row * dims, query, dims));
+  }
+  return out;
+}
+
+/**
+ * Reciprocal rank fusion: each ranking adds 1 / (k + rank). k = 60 is the value of the
+ * original paper (Cormack et al. 2009); it lets agreement between rankings outweigh a
+ * single top position.
+ */
+export function reciprocalRankFusion(rankings: Ranked[][], k = 60): Ranked[] {
+  const scores = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((r, i) => {
+      scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + 1 / (k + i + 1));
+    });
+  }
+  return [...scores]
+    .map(([rowid, score]) => ({ rowid, score }))
+    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}
+
+/** Dot product of matrix row at `base` with `q`, four lanes at a time (dims is a multiple of 4). */
+function dot(data: Float32Array, base: number, q: Float32Array, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dims; i += 4) {
+    s0 += data[base + i]! * q[i]!;
+    s1 += data[base + i + 1]! * q[i + 1]!;
+    s2 += data[base + i + 2]! * q[i + 2]!;
+    s3 += data[base + i + 3]! * q[i + 3]!;
+  }
+  for (; i < dims; i++) s0 += data[base + i]! * q[i]!;
+  return s0 + s1 + s2 + s3;
+}
