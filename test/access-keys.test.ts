@@ -155,6 +155,15 @@ describe('access: keys, bad-key throttling and publishable keys', () => {
     // a refused call does not use the monthly quota
     expect(wrong.headers.get('x-monthlyquota-remaining')).toBe(ok.headers.get('x-monthlyquota-remaining'));
 
+    // the two search POSTs are allowed
+    const search = await fetch(new URL('/v2/products/search', server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': key, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'dishwasher' }),
+    });
+    expect(search.status).toBe(200);
+    expect(search.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+
     // secret-only operations: anything but GET and the two search POSTs
     const post = await fetch(new URL('/v2/brands', server.url), {
       method: 'POST',
