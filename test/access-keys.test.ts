@@ -105,24 +105,34 @@ describe('access: keys, bad-key throttling and publishable keys', () => {
   });
 
   it('many bad keys from one address are slowed down with 429; valid keys are not affected', async () => {
+    // a server of its own, so that no other test has used this address's budget
+    const own = await startTestServer(catalog.dataDir, { SHELF_AUTH_FAILURES_PER_MINUTE: '5' });
+    try {
+      await slowsDownBadKeys(own.url);
+    } finally {
+      await own.close();
+    }
+  });
+
+  async function slowsDownBadKeys(url: string) {
     const good = createKey(catalog.dataDir, { plan: 'pro' });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await get(server.url, fresh(), `sk_shelf_live_${String(i).padStart(32, 'x')}`);
+      const res = await get(url, fresh(), `sk_shelf_live_${String(i).padStart(32, 'x')}`);
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
-    const slowed = await get(server.url, fresh(), 'sk_shelf_live_guessguessguessguessguessguessgues');
+    const slowed = await get(url, fresh(), 'sk_shelf_live_guessguessguessguessguessguessgues');
     expectError(slowed, 429, 'RATE_LIMITED');
     const retryAfter = Number(slowed.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect((slowed.body.error as { retryAfter: number }).retryAfter).toBe(retryAfter);
-    expectError(await get(server.url, fresh()), 429, 'RATE_LIMITED'); // no key either
-    const ok = await get(server.url, fresh(), good.key);
+    expectError(await get(url, fresh()), 429, 'RATE_LIMITED'); // no key either
+    const ok = await get(url, fresh(), good.key);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-ratelimit-limit')).toBe('300');
-  });
+  }
 
   it('publishable keys: catalog GETs and the search POSTs only, only from their Origins, with CORS', async () => {
     const origin = 'https://Shop.Example';
@@ -144,6 +154,15 @@ describe('access: keys, bad-key throttling and publishable keys', () => {
     expectError(await get(server.url, fresh(), key), 403, 'KEY_NOT_ALLOWED'); // no Origin
     // a refused call does not use the monthly quota
     expect(wrong.headers.get('x-monthlyquota-remaining')).toBe(ok.headers.get('x-monthlyquota-remaining'));
+
+    // the two search POSTs are allowed
+    const search = await fetch(new URL('/v2/products/search', server.url), {
+      method: 'POST',
+      headers: { 'x-api-key': key, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'dishwasher' }),
+    });
+    expect(search.status).toBe(200);
+    expect(search.headers.get('access-control-allow-origin')).toBe('https://shop.example');
 
     // secret-only operations: anything but GET and the two search POSTs
     const post = await fetch(new URL('/v2/brands', server.url), {

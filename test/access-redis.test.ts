@@ -169,4 +169,24 @@ describe.skipIf(!redisServer)('access: many replicas, one limit (Redis)', () => 
       expect.objectContaining({ keyId: id, requests: 9 }),
     ]);
   });
+
+  it('starts and serves with local counters when Redis is not reachable at startup', async () => {
+    const proc = new Proc(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--no-demo'], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SHELF_DATA_DIR: catalog.dataDir,
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const [, url] = await proc.waitFor(/Shelf is serving on (http:\/\/\S+)/, 60_000);
+      const { key } = createKey(catalog.dataDir, { plan: 'free' });
+      const res = await get(url!, fresh(), key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('9');
+      await proc.waitFor(/Redis is not reachable yet: counting limits and usage locally/);
+    } finally {
+      await proc.stop();
+    }
+  });
 });

@@ -191,7 +191,7 @@ keys
       if (o.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
       for (const k of list)
         process.stdout.write(
-          `${k.id}  ${k.prefix}…${k.last4}  ${k.plan.padEnd(10)} ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.name ? `  ${k.name}` : ''}\n`,
+          `${k.id}  ${k.prefix}…${k.last4}  ${k.plan.padEnd(10)} ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.name ? `  ${k.name}` : ''}${k.allowedOrigins.length ? `  origins: ${k.allowedOrigins.join(' ')}` : ''}\n`,
         );
     }),
   );

@@ -18,6 +18,8 @@ const MONTH_TTL_MS = 40 * 24 * 3600 * 1000;
 export class FallbackStore implements CounterStore {
   #usingRedis = false;
   #connectedBefore = false;
+  #warnedAtStart = false;
+  #closing = false;
   #recovering: Promise<void> | null = null;
   readonly #timer: NodeJS.Timeout;
 
@@ -31,10 +33,15 @@ export class FallbackStore implements CounterStore {
     this.#timer = setInterval(() => void this.flush(), options.flushMs ?? 2000);
     this.#timer.unref();
     redis.redis.on('ready', () => this.#recover());
-    redis.redis.on('error', () => {
-      // ioredis logs nothing itself; the switch to local counters is logged in #fallBack
+    redis.redis.on('error', (error: Error) => {
+      // ioredis logs nothing itself; a lost connection is logged once in #fallBack
+      if (this.#connectedBefore || this.#warnedAtStart || this.#closing) return;
+      this.#warnedAtStart = true;
+      this.log.warn({ err: error.message }, 'Redis is not reachable yet: counting limits and usage locally');
     });
-    redis.redis.on('close', () => this.#fallBack(new Error('connection closed')));
+    redis.redis.on('close', () => {
+      if (!this.#closing) this.#fallBack(new Error('connection closed'));
+    });
     if (redis.ready) this.#recover();
   }
 
@@ -90,6 +97,7 @@ export class FallbackStore implements CounterStore {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     clearInterval(this.#timer);
     await this.local.close();
     try {

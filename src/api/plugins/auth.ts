@@ -89,7 +89,8 @@ export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
     app.decorateRequest('scopeRefusal', null);
     app.addHook('onRequest', async (request, reply) => {
       if (request.routeOptions.config?.public) return;
-      reply.header('Vary', 'Origin');
+      const vary = reply.getHeader('vary');
+      reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
       const record = key ? keys.authenticate(key) : null;
       if (record) {

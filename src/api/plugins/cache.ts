@@ -56,8 +56,8 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /**
- * The response cache (the spec's "edge cache") for GETs: keyed by catalog snapshot, plan,
- * Accept, path and normalized query, so plan-gated bodies never reach a lower plan and a
+ * The response cache (the spec's "edge cache") for GETs: keyed by method, catalog snapshot,
+ * plan, Accept, path and normalized query, so plan-gated bodies never reach a lower plan and a
  * new snapshot starts an empty cache. Hits say `meta.cached: true` and are counted against
  * the minute, not the month (limits.ts). Every successful GET gets an ETag and Cache-Control;
  * If-None-Match answers 304.
@@ -89,9 +89,15 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       }
       const url = request.url;
       const path = url.split('?')[0] ?? url;
-      return [current, request.apiKey.plan, request.headers.accept ?? '', path, normalizedQuery(url)].join(
-        '\n',
-      );
+      // HEAD is answered from GET's entry (same headers, no body)
+      return [
+        'GET',
+        current,
+        request.apiKey.plan,
+        request.headers.accept ?? '',
+        path,
+        normalizedQuery(url),
+      ].join('\n');
     };
 
     app.decorateRequest('cacheEntry', null);
