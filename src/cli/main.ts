@@ -47,10 +47,16 @@ program
   .description(
     'ingest Merchant Center feeds (retailer=path, or a path whose file name is the retailer) and publish a new catalog',
   )
-  .argument('<feeds...>', 'feed files: TSV or CSV')
+  .argument('<feeds...>', 'feed files: TSV, CSV, XML (RSS/Atom), JSON or NDJSON')
   .option('--report <file>', 'write the full run report (bad rows with file and line) as JSON')
   .option('--day <YYYY-MM-DD>', 'day of the price observations (default today, UTC)')
-  .action(async (feeds: string[], options: { report?: string; day?: string }) => {
+  .option(
+    '--history <file>',
+    'import past price observations from CSV: retailer,id,date,price,sale_price,availability (repeatable)',
+    (file: string, files: string[]) => [...files, file],
+    [] as string[],
+  )
+  .action(async (feeds: string[], options: { report?: string; day?: string; history?: string[] }) => {
     const config = loadConfig();
     if (options.day && !/^\d{4}-\d{2}-\d{2}$/.test(options.day))
       throw new InvalidArgumentError('--day must be YYYY-MM-DD');
@@ -58,14 +64,19 @@ program
       dataDir: config.dataDir,
       feeds: feeds.map(parseFeedArgument),
       day: options.day,
+      history: options.history,
       onProgress: progressPrinter(),
     });
     if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
     for (const f of report.feeds) {
       process.stdout.write(
-        `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}` : ''}\n`,
+        `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}; kept ${f.carried_over} listings from the last catalog` : ''}\n`,
       );
     }
+    for (const h of report.history ?? [])
+      process.stdout.write(
+        `history ${h.path}: ${h.imported} observations imported from ${h.rows} rows, ${h.unknown_offers} for unknown offers, ${h.rejected} rejected${h.error ? `, FAILED: ${h.error}` : ''}\n`,
+      );
     for (const issue of report.issues.slice(0, 20))
       process.stdout.write(`  ${issue.severity} ${issue.file}:${issue.line} ${issue.reason}\n`);
     if (report.issues.length > 20)

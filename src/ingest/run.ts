@@ -17,6 +17,7 @@ import { writeReference } from './build/reference.js';
 import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
+import { type HistoryReport, importHistory } from './history.js';
 import type { Listing } from './listing.js';
 import { slugify, stableUuid } from './normalize/index.js';
 import { type FeedReport, readFeeds } from './read-feeds.js';
@@ -31,6 +32,8 @@ export interface IngestOptions {
   day?: string;
   /** entity resolution; default {@link resolveListings} (`resolveByIdentifiers` is the GTIN+MPN baseline) */
   resolver?: Resolver;
+  /** CSV files of past price observations (`retailer,id,date,price,sale_price,availability`) */
+  history?: string[];
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }
@@ -53,6 +56,8 @@ export interface IngestReport {
   issues: RowIssue[];
   duration_ms: number;
   phases: PhaseTiming[];
+  /** one entry per imported price-history file */
+  history?: HistoryReport[];
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -192,6 +197,11 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
                WHERE offer_id IN (SELECT id FROM offers) AND day <> '${day}'`);
       db.exec('DETACH DATABASE prev');
     }
+    const history: HistoryReport[] = [];
+    for (const file of options.history ?? []) {
+      progress({ phase: 'price history' });
+      history.push(await importHistory(db, file, issues));
+    }
     const offerCount = (db.prepare('SELECT count(*) FROM offers').pluck().get() as number) ?? 0;
     progress({ phase: 'publish' });
     const result: IngestReport = {
@@ -202,6 +212,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       snapshot: path,
       duration_ms: Date.now() - started,
       phases,
+      history,
     };
     const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     meta.run('built_at', now);
