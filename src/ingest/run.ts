@@ -14,6 +14,7 @@ import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
 import { readPrevious, readPreviousListings } from './build/previous.js';
 import { writeReference } from './build/reference.js';
+import { buildRelationships } from './build/relationships.js';
 import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
@@ -185,6 +186,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       );
       progress({ phase: 'write', total: products.length });
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
+      progress({ phase: 'relationships' });
+      buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
       buildSearchIndex(db);
       productCount = products.length;

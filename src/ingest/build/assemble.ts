@@ -28,6 +28,8 @@ export interface AssembledProduct {
   variantAttributes: Record<string, string>;
   attributes: AttributeRow[];
   listings: Listing[];
+  /** "800 Series" when the titles name a series */
+  seriesName: string | null;
   createdAt: string;
   resolverConfidence: number;
 }
@@ -73,6 +75,12 @@ function chooseName(listings: Listing[]): { name: string; method: string; confid
     confidence: Math.round(confidence * 100) / 100,
   };
 }
+
+/** A series a title names: "Bosch 800 Series SHPM88Z75N" → "800 Series". */
+export const seriesFromTitle = (title: string): string | null => {
+  const m = title.match(/\b([A-Za-z0-9+-]+)\s+series\b/i);
+  return m && !/^(the|a|new)$/i.test(m[1]!) ? `${m[1]} Series` : null;
+};
 
 /** The display form of a GTIN-14: UPC-A when it fits, else EAN-13, else GTIN-14. */
 export const displayGtin = (gtin14: string): string =>
@@ -160,6 +168,7 @@ export function assembleProduct(
     variantAttributes: merged.variantAttributes,
     attributes: merged.attributes,
     listings,
+    seriesName: majority(listings.map((l) => seriesFromTitle(l.title))),
     createdAt: previous.products.get(id)?.created_at ?? ctx.now,
     resolverConfidence: resolved.confidence,
   };
