@@ -13,3 +13,11 @@ export {
   parseFeedArgument,
   runIngest,
 } from './run.js';
+export {
+  fetchSources,
+  loadSources,
+  msUntil,
+  refreshOnce,
+  type SourcesFile,
+  scheduleDaily,
+} from './schedule.js';
