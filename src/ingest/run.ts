@@ -120,6 +120,9 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
+    // random UUID keys spread inserts over every B-tree: a big page cache keeps them in memory
+    db.pragma('cache_size = -262144');
+    db.pragma('temp_store = MEMORY');
     migrate(db, catalogMigrations);
     let productCount = 0;
     db.transaction(() => {

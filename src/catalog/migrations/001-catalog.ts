@@ -134,6 +134,7 @@ CREATE TABLE product_gtins (
   product_id TEXT NOT NULL REFERENCES products(id),
   PRIMARY KEY (gtin14, product_id)
 ) WITHOUT ROWID;
+CREATE INDEX product_gtins_product ON product_gtins(product_id);
 
 -- typed attributes (spec §2.10), also the base of spec filters and facets
 CREATE TABLE product_attributes (
