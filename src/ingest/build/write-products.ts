@@ -177,8 +177,12 @@ function writeGroups(
             .join(',');
     const id = stableUuid(`group:${identity}`);
     const name =
+      (group.baseModel && first.brand
+        ? [first.brand.name, first.seriesName, group.baseModel, first.type?.name].filter(Boolean).join(' ')
+        : null) ??
       group.seriesName ??
-      (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
+      commonWordPrefix(members.map((m) => m.name)) ??
+      first.name;
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
     usedSlugs.add(slug);
@@ -212,4 +216,17 @@ function writeGroups(
     for (const i of group.productIndexes) groupIdOf.set(i, id);
   }
   return groupIdOf;
+}
+
+/** The words all names start with, when that says something (two words or more). */
+function commonWordPrefix(names: string[]): string | null {
+  const split = names.map((n) => n.split(/\s+/));
+  const first = split[0] ?? [];
+  let n = 0;
+  while (n < first.length && split.every((w) => w[n]?.toLowerCase() === first[n]?.toLowerCase())) n++;
+  const prefix = first
+    .slice(0, n)
+    .join(' ')
+    .replace(/[\s,(-]+$/, '');
+  return n >= 2 && prefix ? prefix : null;
 }
