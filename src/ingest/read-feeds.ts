@@ -51,6 +51,8 @@ export async function readFeeds(
     reports.push(report);
     const feedListings: Listing[] = [];
     const feedIssues: RowIssue[] = [];
+    // ids of this feed count for the retailer only once the feed has been read whole
+    const seenHere = new Set<string>();
     try {
       if (!existsSync(feed.path)) throw new Error('file not found');
       for await (const row of readFeed(feed.path)) {
@@ -62,7 +64,7 @@ export async function readFeeds(
         }
         const result = normalizeRow(row, feed.retailer);
         for (const i of result.issues) feedIssues.push(i);
-        if (result.listing && seen.has(result.listing.itemId)) {
+        if (result.listing && (seen.has(result.listing.itemId) || seenHere.has(result.listing.itemId))) {
           report.rejected++;
           feedIssues.push({
             file: row.file,
@@ -73,7 +75,7 @@ export async function readFeeds(
             item_id: result.listing.itemId,
           });
         } else if (result.listing) {
-          seen.add(result.listing.itemId);
+          seenHere.add(result.listing.itemId);
           feedListings.push(result.listing);
         } else report.rejected++;
         if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
@@ -94,6 +96,7 @@ export async function readFeeds(
       });
       continue;
     }
+    for (const id of seenHere) seen.add(id);
     report.listings = feedListings.length;
     report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
     for (const l of feedListings) listings.push(l);
