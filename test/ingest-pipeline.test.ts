@@ -227,3 +227,61 @@ describe('price history import', () => {
     }
   });
 });
+
+describe('mixed feed formats', () => {
+  it('merges XML, CSV and NDJSON listings of one product, product_detail specs included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-mixed-'));
+    try {
+      const ndjson = join(dir, 'jsonmart.ndjson');
+      writeFileSync(
+        ndjson,
+        `${JSON.stringify({
+          id: 'JM-1',
+          title: 'Bosch SHPM88Z75N 800 Series Dishwasher',
+          price: { value: '979.00', currency: 'USD' },
+          brand: 'Bosch Home Appliances',
+          gtin: '00825225978428',
+          productDetails: [{ sectionName: 'Sound', attributeName: 'noise', attributeValue: '42 dB' }],
+        })}\n`,
+      );
+      const dataDir = join(dir, 'data');
+      const report = await runIngest({
+        dataDir,
+        content: fixtureContent(),
+        day: '2026-11-20',
+        feeds: [
+          { retailer: 'harbor', path: join(FIXTURES, 'feeds/rss-xml/input.xml') },
+          { retailer: 'voltmart', path: join(FIXTURES, 'feeds/voltmart.csv') },
+          { retailer: 'jsonmart', path: ndjson },
+        ],
+      });
+      expect(report.feeds.map((f) => [f.retailer, f.listings, f.error])).toEqual([
+        ['harbor', 2, null],
+        ['voltmart', 3, null],
+        ['jsonmart', 1, null],
+      ]);
+      const product = published(dataDir, (db) =>
+        db
+          .prepare(
+            `SELECT p.specifications_json, p.spec_sources_json, b.name AS brand,
+               (SELECT group_concat(r.slug, ',') FROM offers o JOIN retailers r ON r.id = o.retailer_id WHERE o.product_id = p.id) AS retailers
+             FROM products p JOIN brands b ON b.id = p.brand_id WHERE p.model_number = 'SHPM88Z75N'`,
+          )
+          .get(),
+      ) as { specifications_json: string; spec_sources_json: string; brand: string; retailers: string };
+      expect(product.brand).toBe('Bosch');
+      expect(product.retailers.split(',').sort()).toEqual(['harbor', 'jsonmart', 'voltmart']);
+      expect(JSON.parse(product.specifications_json)).toMatchObject({
+        noise_level: '42 dBA',
+        width: '23.56 in',
+        place_settings: '16',
+      });
+      expect(JSON.parse(product.spec_sources_json).noise_level).toMatchObject({
+        retailers: ['harbor', 'voltmart', 'jsonmart'],
+        agreement: 1,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
