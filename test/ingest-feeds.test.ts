@@ -43,6 +43,7 @@ describe('format detection', () => {
     ['\uFEFF  [ {"id": 1} ]', 'json'],
     ['{"products": [\n{"id": 1}]}', 'json'],
     ['{"id": 1}\n{"id": 2}', 'ndjson'],
+    ['{"items": [{"id": 1}]}', 'json'],
     ['id\ttitle\n1\tx', 'tsv'],
     ['id,title\n1,x', 'csv'],
     ['hello', null],

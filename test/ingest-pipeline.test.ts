@@ -168,3 +168,120 @@ describe('ingest pipeline end to end', () => {
     expect(currentSnapshotPath(dataDir)).toBe(before);
   });
 });
+
+describe('price history import', () => {
+  it('imports past observations per offer, keeps the feed day and reports unknown offers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-history-'));
+    try {
+      const history = join(dir, 'history.csv');
+      writeFileSync(
+        history,
+        [
+          'retailer,id,date,price,sale_price,availability',
+          'northgate,NG-1,2026-11-18,1099.00,,in stock',
+          'northgate,NG-1,2026-11-19,1099.00,949.00,in stock',
+          'northgate,NG-1,2026-11-20,1.00,,in stock',
+          'voltmart,VM-100,2026-11-19,979.99,,out of stock',
+          'voltmart,VM-999,2026-11-19,10.00,,in stock',
+          'northgate,NG-1,yesterday,10.00,,in stock',
+        ].join('\n'),
+      );
+      const dataDir = join(dir, 'data');
+      const feeds = [
+        { retailer: 'northgate', path: join(FIXTURES, 'feeds/northgate.tsv') },
+        { retailer: 'voltmart', path: join(FIXTURES, 'feeds/voltmart.csv') },
+      ];
+      const report = await runIngest({
+        dataDir,
+        feeds,
+        content: fixtureContent(),
+        day: '2026-11-20',
+        history: [history],
+      });
+      expect(report.history).toEqual([
+        { path: history, rows: 6, imported: 3, unknown_offers: 1, rejected: 1, error: null },
+      ]);
+      expect(report.issues).toContainEqual(
+        expect.objectContaining({
+          file: history,
+          line: 6,
+          reason: 'history for unknown offer voltmart/VM-999',
+        }),
+      );
+      const rows = published(dataDir, (db) =>
+        db
+          .prepare(
+            `SELECT po.day, po.price, po.original_price, po.in_stock FROM price_observations po
+             JOIN offers o ON o.id = po.offer_id WHERE o.retailer_item_id = 'NG-1' ORDER BY day`,
+          )
+          .all(),
+      );
+      expect(rows).toEqual([
+        { day: '2026-11-18', price: 1099, original_price: null, in_stock: 1 },
+        { day: '2026-11-19', price: 949, original_price: 1099, in_stock: 1 },
+        // the feed's own observation of the day wins over the imported one
+        { day: '2026-11-20', price: 999, original_price: 1099, in_stock: 1 },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mixed feed formats', () => {
+  it('merges XML, CSV and NDJSON listings of one product, product_detail specs included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-mixed-'));
+    try {
+      const ndjson = join(dir, 'jsonmart.ndjson');
+      writeFileSync(
+        ndjson,
+        `${JSON.stringify({
+          id: 'JM-1',
+          title: 'Bosch SHPM88Z75N 800 Series Dishwasher',
+          price: { value: '979.00', currency: 'USD' },
+          brand: 'Bosch Home Appliances',
+          gtin: '00825225978428',
+          productDetails: [{ sectionName: 'Sound', attributeName: 'noise', attributeValue: '42 dB' }],
+        })}\n`,
+      );
+      const dataDir = join(dir, 'data');
+      const report = await runIngest({
+        dataDir,
+        content: fixtureContent(),
+        day: '2026-11-20',
+        feeds: [
+          { retailer: 'harbor', path: join(FIXTURES, 'feeds/rss-xml/input.xml') },
+          { retailer: 'voltmart', path: join(FIXTURES, 'feeds/voltmart.csv') },
+          { retailer: 'jsonmart', path: ndjson },
+        ],
+      });
+      expect(report.feeds.map((f) => [f.retailer, f.listings, f.error])).toEqual([
+        ['harbor', 2, null],
+        ['voltmart', 3, null],
+        ['jsonmart', 1, null],
+      ]);
+      const product = published(dataDir, (db) =>
+        db
+          .prepare(
+            `SELECT p.specifications_json, p.spec_sources_json, b.name AS brand,
+               (SELECT group_concat(r.slug, ',') FROM offers o JOIN retailers r ON r.id = o.retailer_id WHERE o.product_id = p.id) AS retailers
+             FROM products p JOIN brands b ON b.id = p.brand_id WHERE p.model_number = 'SHPM88Z75N'`,
+          )
+          .get(),
+      ) as { specifications_json: string; spec_sources_json: string; brand: string; retailers: string };
+      expect(product.brand).toBe('Bosch');
+      expect(product.retailers.split(',').sort()).toEqual(['harbor', 'jsonmart', 'voltmart']);
+      expect(JSON.parse(product.specifications_json)).toMatchObject({
+        noise_level: '42 dBA',
+        width: '23.56 in',
+        place_settings: '16',
+      });
+      expect(JSON.parse(product.spec_sources_json).noise_level).toMatchObject({
+        retailers: ['harbor', 'voltmart', 'jsonmart'],
+        agreement: 1,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -14,7 +14,8 @@ describe('package-lock.json', () => {
     const missing: string[] = [];
     for (const [location, entry] of Object.entries(lock.packages)) {
       for (const name of Object.keys(entry.optionalDependencies ?? {})) {
-        if (!lock.packages[`node_modules/${name}`] && !lock.packages[`${location}/node_modules/${name}`]) missing.push(name);
+        if (!lock.packages[`node_modules/${name}`] && !lock.packages[`${location}/node_modules/${name}`])
+          missing.push(name);
       }
     }
     expect(missing, 'run `npm run lock:complete`').toEqual([]);

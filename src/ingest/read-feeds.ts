@@ -33,7 +33,11 @@ export async function readFeeds(
   const listings: Listing[] = [];
   const issues: RowIssue[] = [];
   const reports: FeedReport[] = [];
+  // item ids are unique per retailer (Merchant Center's rule); a repeated id is a bad row
+  const seenIds = new Map<string, Set<string>>();
   for (const feed of feeds) {
+    const seen = seenIds.get(feed.retailer) ?? new Set<string>();
+    seenIds.set(feed.retailer, seen);
     const report: FeedReport = {
       path: feed.path,
       retailer: feed.retailer,
@@ -47,6 +51,8 @@ export async function readFeeds(
     reports.push(report);
     const feedListings: Listing[] = [];
     const feedIssues: RowIssue[] = [];
+    // ids of this feed count for the retailer only once the feed has been read whole
+    const seenHere = new Set<string>();
     try {
       if (!existsSync(feed.path)) throw new Error('file not found');
       for await (const row of readFeed(feed.path)) {
@@ -57,8 +63,19 @@ export async function readFeeds(
           continue;
         }
         const result = normalizeRow(row, feed.retailer);
-        feedIssues.push(...result.issues);
-        if (result.listing) {
+        for (const i of result.issues) feedIssues.push(i);
+        if (result.listing && (seen.has(result.listing.itemId) || seenHere.has(result.listing.itemId))) {
+          report.rejected++;
+          feedIssues.push({
+            file: row.file,
+            line: row.line,
+            retailer: feed.retailer,
+            severity: 'error',
+            reason: `duplicate id "${result.listing.itemId}": the first row with this id is used`,
+            item_id: result.listing.itemId,
+          });
+        } else if (result.listing) {
+          seenHere.add(result.listing.itemId);
           if (feed.sourceType) result.listing.sourceType = feed.sourceType;
           feedListings.push(result.listing);
         } else report.rejected++;
@@ -80,6 +97,7 @@ export async function readFeeds(
       });
       continue;
     }
+    for (const id of seenHere) seen.add(id);
     report.listings = feedListings.length;
     report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
     for (const l of feedListings) listings.push(l);

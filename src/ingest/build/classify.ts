@@ -12,28 +12,41 @@ export interface Classification {
  * counts more than one in the title, and longer phrases beat shorter ones.
  */
 export class Classifier {
-  /** phrases indexed by their first word, so a text is matched in one pass over its words */
-  readonly #byFirstWord = new Map<string, { words: string[]; type: TypeInfo }[]>();
+  /** phrase → the types it names, with the phrase's length in words */
+  readonly #phrases = new Map<string, { type: TypeInfo; words: number }[]>();
+  readonly #maxWords: number;
   readonly #byGoogleId = new Map<string, TypeInfo>();
   readonly #byGooglePath = new Map<string, TypeInfo>();
 
   constructor(types: Iterable<TypeInfo>) {
+    let maxWords = 1;
+    const addPhrase = (phrase: string, type: TypeInfo) => {
+      const words = phrase.split(' ').length;
+      maxWords = Math.max(maxWords, words);
+      const list = this.#phrases.get(phrase) ?? [];
+      if (!list.some((e) => e.type === type)) list.push({ type, words });
+      this.#phrases.set(phrase, list);
+    };
     for (const type of types) {
       const phrases = new Set(
         [type.name, ...(type.def.synonyms ?? [])].map((p) => normalize(p)).filter(Boolean),
       );
-      for (const phrase of [...phrases]) if (!phrase.endsWith('s')) phrases.add(`${phrase}s`);
       for (const phrase of phrases) {
-        const words = phrase.split(' ');
-        const list = this.#byFirstWord.get(words[0]!) ?? [];
-        list.push({ words, type });
-        this.#byFirstWord.set(words[0]!, list);
+        addPhrase(phrase, type);
+        if (!phrase.endsWith('s')) addPhrase(`${phrase}s`, type);
       }
       this.#byGoogleId.set(String(type.def.google_product_category.id), type);
       this.#byGooglePath.set(normalize(type.def.google_product_category.path), type);
     }
+    this.#maxWords = maxWords;
   }
 
+  /**
+   * The listing's product type and a confidence: a Google category id or path that names a
+   * type is taken at 0.95; otherwise phrases in the category path's last segment (weight 3),
+   * the rest of the path (1) and the title (2) vote, longer phrases counting more, and the
+   * confidence is the winner's share of the votes, damped when the evidence is thin.
+   */
   classify(listing: Pick<Listing, 'title' | 'categoryPath' | 'googleCategory'>): Classification {
     const google = listing.googleCategory?.trim();
     if (google) {
@@ -44,22 +57,25 @@ export class Classifier {
     const add = (text: string | null, weight: number) => {
       if (!text) return;
       const words = normalize(text).split(' ');
-      words.forEach((word, at) => {
-        for (const phrase of this.#byFirstWord.get(word) ?? []) {
-          if (phrase.words.every((w, k) => words[at + k] === w)) {
-            scores.set(
-              phrase.type,
-              (scores.get(phrase.type) ?? 0) + weight * (1 + 0.5 * (phrase.words.length - 1)),
-            );
-          }
+      // each type counts once per text, by its longest phrase found there
+      const best = new Map<TypeInfo, number>();
+      for (let i = 0; i < words.length; i++) {
+        let phrase = '';
+        for (let n = 1; n <= this.#maxWords && i + n <= words.length; n++) {
+          phrase = n === 1 ? words[i]! : `${phrase} ${words[i + n - 1]}`;
+          for (const { type, words: w } of this.#phrases.get(phrase) ?? [])
+            best.set(type, Math.max(best.get(type) ?? 0, weight * (1 + 0.5 * (w - 1))));
         }
-      });
+      }
+      for (const [type, score] of best) scores.set(type, (scores.get(type) ?? 0) + score);
     };
     // the last segment of a category path is the most specific
     const segments = listing.categoryPath?.split(/[>/|]/) ?? [];
     add(segments.at(-1) ?? null, 3);
     add(segments.slice(0, -1).join(' '), 1);
     add(listing.title, 2);
+    // a Google category path that is not a type's own still names words worth a vote
+    if (google && !/^\d+$/.test(google)) add(google.split('>').at(-1) ?? null, 2);
     let best: TypeInfo | null = null;
     let bestScore = 0;
     let total = 0;

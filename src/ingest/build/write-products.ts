@@ -22,6 +22,8 @@ export function writeProducts(
   },
 ): void {
   const groupIdOf = writeGroups(db, products, groups, ctx);
+  const groupOf = new Map<number, VariantGroup>();
+  for (const g of groups) for (const i of g.productIndexes) groupOf.set(i, g);
   const insertProduct =
     db.prepare(`INSERT INTO products (id, slug, name, description, gtin, mpn, model_number, model_key, brand_id,
     category_id, product_type_id, product_group_id, image_url, variant_attributes_json, specifications_json, spec_sources_json,
@@ -79,7 +81,14 @@ export function writeProducts(
       JSON.stringify(p.variantAttributes),
       JSON.stringify(p.specs),
       JSON.stringify(p.specSources),
-      JSON.stringify({ listing_count: p.listings.length }),
+      JSON.stringify({
+        listing_count: p.listings.length,
+        retailer_count: offers.length,
+        series_name: p.seriesName ?? groupOf.get(index)?.seriesName ?? null,
+        base_model: groupOf.get(index)?.baseModel ?? null,
+        classification_confidence: round2(p.typeConfidence),
+        resolver_confidence: p.resolverConfidence,
+      }),
       quality.score,
       JSON.stringify(quality.breakdown),
       quality.tier,
@@ -171,8 +180,12 @@ function writeGroups(
     for (let n = 1; usedIds.has(id); n++) id = stableUuid(`group:${identity}:${n}`);
     usedIds.add(id);
     const name =
+      (group.baseModel && first.brand
+        ? [first.brand.name, first.seriesName, group.baseModel, first.type?.name].filter(Boolean).join(' ')
+        : null) ??
       group.seriesName ??
-      (group.baseModel && first.brand ? `${first.brand.name} ${group.baseModel}` : first.name);
+      commonWordPrefix(members.map((m) => m.name)) ??
+      first.name;
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
     usedSlugs.add(slug);
@@ -235,4 +248,17 @@ function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
     for (const i of target.productIndexes) owner.set(i, target);
   }
   return merged.filter((g) => g.productIndexes.length > 0);
+}
+
+/** The words all names start with, when that says something (two words or more). */
+function commonWordPrefix(names: string[]): string | null {
+  const split = names.map((n) => n.split(/\s+/));
+  const first = split[0] ?? [];
+  let n = 0;
+  while (n < first.length && split.every((w) => w[n]?.toLowerCase() === first[n]?.toLowerCase())) n++;
+  const prefix = first
+    .slice(0, n)
+    .join(' ')
+    .replace(/[\s,(-]+$/, '');
+  return n >= 2 && prefix ? prefix : null;
 }

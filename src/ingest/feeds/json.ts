@@ -6,6 +6,7 @@ import PickModule from 'stream-json/filters/Pick.js';
 import StreamArrayModule from 'stream-json/streamers/StreamArray.js';
 import { normalizeAttributeName } from './attribute-names.js';
 import type { BadRow, DetailEntry, RawRow } from './types.js';
+import { WRAPPERS } from './wrappers.js';
 
 const { chain } = StreamChain;
 const { parser } = StreamJson;
@@ -89,7 +90,7 @@ export async function* readNdjson(path: string): AsyncGenerator<RawRow | BadRow>
  */
 export async function* readJsonArray(path: string, topLevelArray: boolean): AsyncGenerator<RawRow | BadRow> {
   const stages: unknown[] = [createReadStream(path), parser()];
-  if (!topLevelArray) stages.push(pick({ filter: /^(products|items|entries|resources)$/ }));
+  if (!topLevelArray) stages.push(pick({ filter: new RegExp(`^(${WRAPPERS.join('|')})$`) }));
   stages.push(streamArray());
   const pipeline = chain(stages as ConstructorParameters<typeof StreamChain>[0]);
   for await (const { key, value } of pipeline as AsyncIterable<{ key: number; value: unknown }>)

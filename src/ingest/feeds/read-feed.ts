@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { readDelimited } from './delimited.js';
 import { readJsonArray, readNdjson } from './json.js';
 import type { BadRow, RawRow } from './types.js';
+import { WRAPPERS } from './wrappers.js';
 import { readXml } from './xml.js';
 
 export class FeedFormatError extends Error {}
@@ -31,8 +32,9 @@ export function sniffFormat(head: string): FeedFormat | null {
     // NDJSON: the first line is a whole JSON object by itself
     const firstLine = text.split('\n')[0] ?? '';
     try {
-      JSON.parse(firstLine);
-      return 'ndjson';
+      const value = JSON.parse(firstLine) as Record<string, unknown>;
+      // a whole `{"products": [...]}` document on one line is JSON, not one NDJSON item
+      return WRAPPERS.some((k) => Array.isArray(value[k])) ? 'json' : 'ndjson';
     } catch {
       return 'json';
     }
