@@ -16,7 +16,13 @@ export async function ensureDemoCatalog(dataDir: string, log: (line: string) => 
   log(
     `Wrote ${demo.feeds.length} demo retailer feeds (${demo.listings} listings of ${demo.products} products); ingesting…`,
   );
-  const report = await runIngest({ dataDir, feeds: demo.feeds, content, onProgress: progressPrinter() });
+  const report = await runIngest({
+    dataDir,
+    feeds: demo.feeds,
+    content,
+    history: demo.historyPath ? [demo.historyPath] : [],
+    onProgress: progressPrinter(),
+  });
   log(
     `Demo catalog published: ${report.products} products, ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
   );

@@ -196,6 +196,7 @@ program
           dataDir: loadConfig().dataDir,
           feeds: demo.feeds,
           content,
+          history: demo.historyPath ? [demo.historyPath] : [],
           onProgress: progressPrinter(),
         });
         process.stdout.write(`Published ${report.products} products and ${report.offers} offers.\n`);
