@@ -1,7 +1,16 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
-/** A value that may be null: documented fields are always present, null when unknown. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value that may be null: documented fields are always present, null when unknown.
+ * Written as `type: [T, 'null']` rather than `anyOf`, so that fast-json-stringify serializes
+ * it with a type check instead of validating each alternative (measured: anyOf made the
+ * product response several times slower to serialize).
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+};
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 export const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 200 });
