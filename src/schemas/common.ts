@@ -17,3 +17,13 @@ export const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLeng
 export const Timestamp = Type.String({ description: 'ISO 8601 timestamp (UTC)' });
 /** Free-form JSON object (profiles, specs, structured knowledge data). */
 export const FreeObject = Type.Record(Type.String(), Type.Unknown());
+
+/**
+ * A string out of a fixed list, as one JSON Schema `enum`: a wrong value gives one
+ * validation issue naming the field and the allowed values (a union of literals gives one
+ * issue per literal).
+ */
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
