@@ -107,7 +107,8 @@ async function main(): Promise<void> {
     for (let n = demo.feeds.length; n >= 1 && !report; n = Math.floor(n / 2)) {
       try {
         report = await runIngest({ dataDir, feeds: demo.feeds.slice(0, n), content });
-        if (n < demo.feeds.length) console.log(`WARNING: ingest failed on all ${demo.feeds.length} demo feeds; using ${n}`);
+        if (n < demo.feeds.length)
+          console.log(`WARNING: ingest failed on all ${demo.feeds.length} demo feeds; using ${n}`);
       } catch (error) {
         console.log(`ingest of ${n} demo feeds failed: ${(error as Error).message}`);
       }

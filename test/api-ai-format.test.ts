@@ -42,13 +42,10 @@ describe('format=ai on demo products', () => {
     provider = new CatalogProvider({ dataDir });
     provider.refresh();
     app = await buildApp({ catalog: provider, keys });
-    ids = (
-      provider.current?.db
-        .prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY id LIMIT 80')
-        .all() as {
-        id: string;
-      }[]
-    ).map((r) => r.id);
+    const db = provider.current?.db;
+    if (!db) throw new Error('the demo catalog was not published');
+    const rows = db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY id LIMIT 80').all();
+    ids = (rows as { id: string }[]).map((r) => r.id);
   }, 300_000);
   afterAll(async () => {
     await app?.close();
