@@ -104,7 +104,9 @@ async function main(): Promise<void> {
     const demo = generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, perType: PER_TYPE });
     // the whole demo when ingest takes it; otherwise (an ingest bug) the most feeds it takes, said aloud
     let report: Awaited<ReturnType<typeof runIngest>> | null = null;
+    let used = demo.feeds.length;
     for (let n = demo.feeds.length; n >= 1 && !report; n = Math.floor(n / 2)) {
+      used = n;
       try {
         report = await runIngest({ dataDir, feeds: demo.feeds.slice(0, n), content });
         if (n < demo.feeds.length)
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
     }
     if (!report) throw new Error('could not build a demo catalog');
     console.log(
-      `demo catalog: ${report.products} products, ${report.offers} offers from ${demo.feeds.length} feeds (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      `demo catalog: ${report.products} products, ${report.offers} offers from ${used} of ${demo.feeds.length} retailer feeds (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
 
     const keys = new KeyStore(dataDir);
