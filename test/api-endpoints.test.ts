@@ -427,7 +427,10 @@ describe('REST /v2: every endpoint, parameter and error', () => {
     expect(`${stdout}${stderr}`).not.toMatch(/error/i);
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('swagger-ui');
+    const html = await page.text();
+    expect(html).toContain('swagger-ui');
+    // works offline: no script or style from another host
+    expect(html).not.toMatch(/(src|href)="https?:/);
     const asset = await fetch(`${server.url}/docs/static/swagger-ui-bundle.js`);
     expect(asset.status).toBe(200);
   }, 60_000);
