@@ -6,6 +6,7 @@ import { authPlugin } from './plugins/auth.js';
 import { catalogPlugin } from './plugins/catalog.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { mcpPlugin } from './plugins/mcp.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { productRoutes } from './routes/v2/products.js';
 
@@ -54,5 +55,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  await app.register(mcpPlugin, { keys: options.keys });
   return app;
 }
