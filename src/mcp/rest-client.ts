@@ -58,6 +58,15 @@ export function httpFetcher(timeoutMs = 15_000): ApiFetcher {
   };
 }
 
+/** A code for error responses without our envelope (a proxy's 429 or 502, say). */
+function codeForStatus(status: number): string {
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 401) return 'AUTH_INVALID';
+  if (status === 400 || status === 422) return 'VALIDATION_ERROR';
+  if (status === 503) return 'CATALOG_UNAVAILABLE';
+  return 'INTERNAL';
+}
+
 type Query = Record<string, string | number | boolean | undefined>;
 
 export class RestClient {
@@ -120,7 +129,7 @@ export class RestClient {
     if (response.status >= 400 || !body?.success) {
       const error = body?.error;
       throw new ShelfApiError(
-        error?.code ?? 'HTTP_ERROR',
+        error?.code ?? codeForStatus(response.status),
         error?.message ?? `the API answered HTTP ${response.status}`,
         response.status,
         error?.retryAfter ?? number('retry-after'),

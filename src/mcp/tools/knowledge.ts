@@ -23,7 +23,8 @@ interface Entry {
   data?: Record<string, unknown> | null;
   source?: string | null;
   source_url?: string | null;
-  brand?: string | null;
+  /** set on brand overrides ({id, name, slug}) */
+  brand?: unknown;
   brand_overrides?: Omit<Entry, 'brand_overrides'>[];
 }
 interface KnowledgeResponse {

@@ -33,18 +33,21 @@ interface PriceIntelligence {
 /** Most points a history result shows; longer histories keep the lowest price of each period. */
 export const HISTORY_POINTS = 24;
 
-/** Evenly sized periods, each represented by its lowest observation; the latest point is kept. */
+/**
+ * Evenly sized periods, each represented by its lowest observation, then the latest point:
+ * the period low and today's price both survive, whatever the length.
+ */
 export function downsample(history: { date: string; price: number }[], max = HISTORY_POINTS) {
   if (history.length <= max) return history;
+  const body = history.slice(0, -1);
+  const last = history[history.length - 1] as { date: string; price: number };
   const out: { date: string; price: number }[] = [];
-  const size = history.length / max;
-  for (let i = 0; i < max; i++) {
-    const bucket = history.slice(Math.floor(i * size), Math.floor((i + 1) * size));
-    const low = bucket.reduce((a, b) => (b.price < a.price ? b : a));
-    out.push(low);
+  const size = body.length / (max - 1);
+  for (let i = 0; i < max - 1; i++) {
+    const bucket = body.slice(Math.floor(i * size), Math.floor((i + 1) * size));
+    if (bucket.length) out.push(bucket.reduce((a, b) => (b.price < a.price ? b : a)));
   }
-  const last = history[history.length - 1];
-  if (last && out[out.length - 1]?.date !== last.date) out[out.length - 1] = last;
+  out.push(last);
   return out;
 }
 
