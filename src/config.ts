@@ -25,6 +25,26 @@ const ConfigSchema = Type.Object({
   REDIS_URL: Type.Optional(
     Type.String({ description: 'Redis URL for shared rate-limit and quota counters across replicas' }),
   ),
+  SHELF_CACHE_MAX_ENTRIES: Type.Integer({
+    minimum: 0,
+    default: 5000,
+    description: 'most responses kept in the response cache (0 turns it off)',
+  }),
+  SHELF_CACHE_MAX_MB: Type.Number({
+    minimum: 1,
+    default: 64,
+    description: 'most megabytes of response bodies kept in the response cache',
+  }),
+  SHELF_CACHE_MAX_AGE: Type.Integer({
+    minimum: 0,
+    default: 3600,
+    description: 'Cache-Control max-age of successful GET responses, seconds',
+  }),
+  SHELF_AUTH_FAILURES_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description: 'missing or invalid keys one client address may send per minute before 429',
+  }),
   SHELF_API_URL: Type.String({
     default: 'http://127.0.0.1:3000',
     description: 'REST base URL used by the MCP server',

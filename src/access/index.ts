@@ -8,4 +8,26 @@ export {
   type KeyType,
   keyPrefix,
 } from './keys.js';
+export {
+  type AuthFailureState,
+  authFailureHeaders,
+  Limiter,
+  type LimiterOptions,
+  type LimitState,
+  limitHeaders,
+  QUOTA_WARNING_SHARE,
+} from './limiter.js';
 export { isPlanId, PLAN_IDS, PLANS, type PlanId, planAtLeast } from './plans.js';
+export { normalizeOrigin, publishableMayCall } from './scope.js';
+export {
+  type CounterStore,
+  type CounterStoreOptions,
+  connectRedis,
+  createCounterStore,
+  FallbackStore,
+  LocalStore,
+  RedisStore,
+  type StoreLogger,
+} from './stores/index.js';
+export { monthOf, type UsageCounts, UsageRepo, type UsageRow } from './usage.js';
+export { type UsageReportRow, usageReport } from './usage-report.js';

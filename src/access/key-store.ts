@@ -108,6 +108,15 @@ export class KeyStore {
     return stmt(this.db, 'UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
   }
 
+  /** Origins listed on any active publishable key (CORS preflights carry no key). */
+  publishableOrigins(): Set<string> {
+    const rows = stmt(
+      this.db,
+      "SELECT allowed_origins_json FROM api_keys WHERE type = 'publishable' AND revoked_at IS NULL",
+    ).all() as { allowed_origins_json: string }[];
+    return new Set(rows.flatMap((r) => JSON.parse(r.allowed_origins_json) as string[]));
+  }
+
   close(): void {
     this.db.close();
   }

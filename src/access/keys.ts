@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PlanId } from './plans.js';
+import { normalizeOrigin } from './scope.js';
 
 export type KeyType = 'secret' | 'publishable';
 export type KeyEnv = 'live' | 'test';
@@ -50,6 +51,11 @@ export function generateKey(args: {
   record: ApiKeyRecord;
   hash: string;
 } {
+  const allowedOrigins = (args.allowedOrigins ?? []).map((o) => {
+    const origin = normalizeOrigin(o);
+    if (!origin) throw new Error(`'${o}' is not an Origin (scheme://host[:port])`);
+    return origin;
+  });
   const prefix = keyPrefix(args.type, args.env);
   const key = prefix + randomBase62(32);
   return {
@@ -63,7 +69,7 @@ export function generateKey(args: {
       env: args.env,
       plan: args.plan,
       name: args.name ?? null,
-      allowedOrigins: args.allowedOrigins ?? [],
+      allowedOrigins: [...new Set(allowedOrigins)],
       createdAt: new Date().toISOString(),
       revokedAt: null,
     },

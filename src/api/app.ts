@@ -1,11 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { KeyStore } from '../access/index.js';
+import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 import { authPlugin } from './plugins/auth.js';
+import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
+import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { productRoutes } from './routes/v2/products.js';
@@ -13,8 +16,20 @@ import { productRoutes } from './routes/v2/products.js';
 export interface AppOptions {
   catalog: CatalogProvider;
   keys: KeyStore;
+  /** counters, limits and the response cache (defaults: local counters, cache on) */
+  access?: AccessOptions;
   /** Fastify logger option (default: no logging) */
   logger?: FastifyServerOptions['logger'];
+}
+
+export interface AccessOptions {
+  /** share counters through Redis (falls back to local counters while it is away) */
+  redisUrl?: string;
+  /** how often usage is written to access.db, ms (default 2000) */
+  usageFlushMs?: number;
+  /** failed authentications per client address and minute before 429 (default 20) */
+  authFailuresPerMinute?: number;
+  cache?: CacheOptions;
 }
 
 /**
@@ -47,14 +62,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { status: catalog ? 'ok' : 'no_catalog', catalog };
   });
 
+  const access = options.access ?? {};
+  const counters = createCounterStore({
+    sink: new UsageRepo(options.keys.db),
+    redisUrl: access.redisUrl,
+    flushMs: access.usageFlushMs,
+    log: app.log,
+  });
+  app.addHook('onClose', () => counters.close());
+  const limiter = new Limiter(counters, { authFailuresPerMinute: access.authFailuresPerMinute });
+  const catalogVersion = () => app.catalog().version;
+
   await app.register(
     async (v2) => {
-      await v2.register(authPlugin, { keys: options.keys });
+      // order matters: preflight, key and scope, cache lookup, limits (then the cache answers)
+      await v2.register(corsPlugin, { keys: options.keys });
+      await v2.register(authPlugin, { keys: options.keys, limiter });
+      await v2.register(cachePlugin, { ...access.cache, catalogVersion });
+      await v2.register(limitsPlugin, { limiter });
       await v2.register(productRoutes);
       await v2.register(directoryRoutes);
     },
     { prefix: '/v2' },
   );
-  await app.register(mcpPlugin, { keys: options.keys });
+  await app.register(mcpPlugin, { keys: options.keys, limiter });
   return app;
 }

@@ -33,7 +33,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
     onSwap: (handle) => app?.log.info({ catalog: handle.version }, 'serving catalog snapshot'),
     onError: (error) => app?.log.error({ err: error }, 'could not open the published catalog'),
   });
-  app = await buildApp({ catalog: provider, keys, logger });
+  app = await buildApp({
+    catalog: provider,
+    keys,
+    logger,
+    access: {
+      redisUrl: config.REDIS_URL,
+      authFailuresPerMinute: config.SHELF_AUTH_FAILURES_PER_MINUTE,
+      cache: {
+        maxEntries: config.SHELF_CACHE_MAX_ENTRIES,
+        maxBytes: config.SHELF_CACHE_MAX_MB * 1024 * 1024,
+        maxAge: config.SHELF_CACHE_MAX_AGE,
+      },
+    },
+  });
   provider.start();
   app.server.keepAliveTimeout = 72_000;
   app.server.requestTimeout = 30_000;

@@ -1,17 +1,40 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ApiKeyRecord, KeyStore } from '../../access/index.js';
+import {
+  type ApiKeyRecord,
+  authFailureHeaders,
+  type KeyStore,
+  type Limiter,
+  normalizeOrigin,
+  publishableMayCall,
+} from '../../access/index.js';
 import { AppError } from '../errors.js';
+import { sendError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
   }
   interface FastifyContextConfig {
-    /** routes that answer without a key (docs, health) */
+    /** routes that answer without a key (docs, health, CORS preflights) */
     public?: boolean;
   }
 }
+
+/** Response headers a browser script may read (CORS). */
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-MonthlyQuota-Limit',
+  'X-MonthlyQuota-Remaining',
+  'RateLimit-Policy',
+  'RateLimit',
+  'Retry-After',
+  'X-Quota-Warning',
+  'ETag',
+].join(', ');
 
 /** The key a request presents: `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (MCP SSE clients). */
 export function presentedKey(request: FastifyRequest): string | null {
@@ -27,22 +50,86 @@ export function presentedKey(request: FastifyRequest): string | null {
   return null;
 }
 
-/** Authenticates every request except routes marked `config.public`. */
-export const authPlugin = fp<{ keys: KeyStore }>(
-  async (app, { keys }) => {
+/**
+ * A publishable key may call the catalog's GET endpoints and the two search POSTs, and only
+ * from a browser Origin listed on the key. Allowed browser calls get the CORS headers.
+ */
+function checkScope(request: FastifyRequest, reply: FastifyReply, key: ApiKeyRecord): AppError | null {
+  if (key.type !== 'publishable') return null;
+  const route = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
+  if (!publishableMayCall(request.method, route))
+    return new AppError('KEY_NOT_ALLOWED', `a publishable key may not call ${request.method} ${route}`, {
+      keyType: 'publishable',
+      reason: 'operation',
+    });
+  const sent = request.headers.origin;
+  const origin = typeof sent === 'string' ? normalizeOrigin(sent) : null;
+  if (!origin || !key.allowedOrigins.includes(origin))
+    return new AppError(
+      'KEY_NOT_ALLOWED',
+      origin
+        ? `this publishable key may not be used from ${origin}`
+        : 'a publishable key must be used from a browser Origin listed on the key',
+      { keyType: 'publishable', reason: 'origin', origin: origin ?? null },
+    );
+  reply.header('Access-Control-Allow-Origin', origin);
+  reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  return null;
+}
+
+/**
+ * Authenticates every request of its scope except routes marked `config.public`. Failed
+ * authentications count against the client address's budget: past it, further bad or
+ * missing keys from that address get 429 (valid keys are never affected). 401s and 429s of
+ * this step carry that budget as their rate headers (see docs/api.md).
+ */
+export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
+  async (app, { keys, limiter }) => {
     app.decorateRequest('apiKey', null);
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config?.public || request.is404) return;
+    app.decorateRequest('scopeRefusal', null);
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.public) return;
+      reply.header('Vary', 'Origin');
       const key = presentedKey(request);
+      const record = key ? keys.authenticate(key) : null;
+      if (record) {
+        const refused = checkScope(request, reply, record);
+        request.apiKey = record;
+        if (refused) request.scopeRefusal = refused;
+        return;
+      }
+      const budget = await limiter.authFailure(request.ip);
+      reply.headers(authFailureHeaders(budget));
+      if (budget.blocked)
+        throw new AppError(
+          'RATE_LIMITED',
+          'too many requests with missing or invalid API keys from this address; wait before retrying',
+          { limit: budget.limit, window: 'minute', scope: 'client address' },
+          budget.retryAfter,
+        );
       if (!key)
         throw new AppError(
           'AUTH_REQUIRED',
           'send your API key in the X-API-Key header or as Authorization: Bearer <key>',
         );
-      const record = keys.authenticate(key);
-      if (!record) throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
-      request.apiKey = record;
+      throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
     });
+
+    // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both
+    app.setNotFoundHandler((request, reply) =>
+      sendError(
+        request,
+        reply,
+        new AppError('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
+      ),
+    );
   },
-  { name: 'shelf-auth', dependencies: ['shelf-envelope'] },
+  { name: 'shelf-auth', dependencies: ['shelf-envelope', 'shelf-errors'] },
 );
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set when a publishable key is used outside its scope; thrown after it is counted */
+    scopeRefusal: AppError | null;
+  }
+}

@@ -5,7 +5,7 @@ import type {
   FastifyRequest,
   FastifySchema,
 } from 'fastify';
-import type { KeyStore } from '../../access/index.js';
+import { authFailureHeaders, type KeyStore, type Limiter } from '../../access/index.js';
 import { type ApiFetcher, createMcpServer, McpSessions } from '../../mcp/index.js';
 import { AppError } from '../errors.js';
 import { presentedKey } from './auth.js';
@@ -43,34 +43,50 @@ function injectFetcher(app: FastifyInstance, remoteAddress: string): ApiFetcher 
  * transport at `/sse` + `/messages`. The key comes by X-API-Key, Authorization: Bearer or
  * `?api_key=`; publishable keys may not open sessions.
  */
-export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore }> = async (app, { keys }) => {
+export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }> = async (
+  app,
+  { keys, limiter },
+) => {
   const sessions = new McpSessions({
     createServer: (apiKey, req) =>
       createMcpServer(IN_PROCESS_BASE, apiKey, injectFetcher(app, req.socket.remoteAddress ?? '127.0.0.1')),
   });
   app.addHook('onClose', async () => sessions.closeAll());
 
-  const authenticate = (request: FastifyRequest): string => {
+  /** The REST auth rules, plus: publishable keys may not open sessions. Failures count per address. */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
     const key = presentedKey(request);
+    const record = key ? keys.authenticate(key) : null;
+    if (key && record) {
+      if (record.type === 'publishable')
+        throw new AppError(
+          'KEY_NOT_ALLOWED',
+          'publishable keys may not open MCP sessions; use a secret key (sk_shelf_…)',
+          { keyType: 'publishable', reason: 'operation' },
+        );
+      return key;
+    }
+    const budget = await limiter.authFailure(request.ip);
+    reply.headers(authFailureHeaders(budget));
+    if (budget.blocked)
+      throw new AppError(
+        'RATE_LIMITED',
+        'too many requests with missing or invalid API keys from this address; wait before retrying',
+        { limit: budget.limit, window: 'minute', scope: 'client address' },
+        budget.retryAfter,
+      );
     if (!key)
       throw new AppError(
         'AUTH_REQUIRED',
         'send your API key as X-API-Key, Authorization: Bearer <key> or the api_key query parameter',
       );
-    const record = keys.authenticate(key);
-    if (!record) throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
-    if (record.type === 'publishable')
-      throw new AppError(
-        'KEY_NOT_ALLOWED',
-        'publishable keys may not open MCP sessions; use a secret key (sk_shelf_…)',
-      );
-    return key;
+    throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
   };
 
   // Not REST resources: kept out of the OpenAPI document.
   const schema = { hide: true } as FastifySchema;
   const streamable = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = authenticate(request);
+    const key = await authenticate(request, reply);
     reply.hijack();
     await sessions.handleStreamable(request.raw, reply.raw, request.body, key);
   };
@@ -79,14 +95,14 @@ export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore }> = async (app, { k
   app.delete('/mcp', { schema }, streamable);
 
   app.get('/sse', { schema }, async (request, reply) => {
-    const key = authenticate(request);
+    const key = await authenticate(request, reply);
     reply.hijack();
     await sessions.openSse(request.raw, reply.raw, key);
   });
 
   app.post('/messages', { schema }, async (request, reply) => {
     const key = presentedKey(request);
-    if (key !== null) authenticate(request);
+    if (key !== null) await authenticate(request, reply);
     const sessionId = (request.query as { sessionId?: string }).sessionId;
     reply.hijack();
     await sessions.postSseMessage(request.raw, reply.raw, request.body, sessionId, key);

@@ -1,0 +1,166 @@
+import type { ApiKeyRecord } from './keys.js';
+import { PLANS } from './plans.js';
+import type { CounterStore } from './stores/counter-store.js';
+import { MONTH_TTL_MS } from './stores/fallback-store.js';
+import { monthOf, msToMonthEnd, type UsageCounts } from './usage.js';
+
+const MINUTE_MS = 60_000;
+/** The IETF draft's window of the monthly policy: 30 days. */
+const MONTH_WINDOW_S = 2_592_000;
+/** Share of the monthly quota at which every response carries a warning. */
+export const QUOTA_WARNING_SHARE = 0.8;
+
+/** The state of a key's limits after one request, as headers and errors show it. */
+export interface LimitState {
+  minute: { limit: number; remaining: number; resetMs: number };
+  month: { limit: number; remaining: number; used: number; resetMs: number };
+  /** why the request is refused, if it is */
+  blocked: null | 'minute' | 'month';
+  /** seconds until the refusal ends (window end); null when not blocked */
+  retryAfter: number | null;
+  /** the 80% notice, when due */
+  warning: string | null;
+}
+
+/** The per-address budget of failed authentications. */
+export interface AuthFailureState {
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  blocked: boolean;
+  retryAfter: number | null;
+}
+
+export interface LimiterOptions {
+  /** failed authentications one client address may make per minute before 429 (default 20) */
+  authFailuresPerMinute?: number;
+  now?: () => number;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Plans applied to requests: per-minute limits for every key, monthly quotas for live keys
+ * (test keys are counted apart and never against the quota), hard stop for Free, overage
+ * for paid plans, and a budget of failed authentications per client address.
+ */
+export class Limiter {
+  readonly authFailuresPerMinute: number;
+  readonly #now: () => number;
+
+  constructor(
+    readonly store: CounterStore,
+    options: LimiterOptions = {},
+  ) {
+    this.authFailuresPerMinute = options.authFailuresPerMinute ?? 20;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Counts one authenticated request against the key's minute and month: `cached` (a
+   * response-cache hit) and `none` (a refused publishable call) do not use the quota.
+   */
+  async hit(key: ApiKeyRecord, options: { count: 'requests' | 'cached' | 'none' }): Promise<LimitState> {
+    const plan = PLANS[key.plan];
+    const now = this.#now();
+    const live = key.env === 'live';
+    const result = await this.store.hit({
+      keyId: key.id,
+      limit: plan.perMinute,
+      windowMs: MINUTE_MS,
+      month: monthOf(now),
+      monthTtlMs: MONTH_TTL_MS,
+      field: options.count === 'none' ? null : options.count,
+      cap: live && key.plan === 'free' && options.count !== 'none' ? plan.monthly : null,
+    });
+    const monthResetMs = msToMonthEnd(now);
+    const used = live ? result.month.requests : 0;
+    const retryAfter =
+      result.blocked === 'minute'
+        ? seconds(result.resetMs)
+        : result.blocked === 'month'
+          ? seconds(monthResetMs)
+          : null;
+    return {
+      minute: {
+        limit: plan.perMinute,
+        remaining: Math.max(0, plan.perMinute - result.count),
+        resetMs: result.resetMs,
+      },
+      month: {
+        limit: plan.monthly,
+        remaining: Math.max(0, plan.monthly - used),
+        used,
+        resetMs: monthResetMs,
+      },
+      blocked: result.blocked,
+      retryAfter,
+      warning: live ? quotaWarning(result.month, plan.monthly, key.plan === 'free') : null,
+    };
+  }
+
+  /** Records an error response of a key (reported by `shelf keys usage`). */
+  async noteError(key: ApiKeyRecord): Promise<void> {
+    await this.store.add(key.id, monthOf(this.#now()), 'errors', 1, MONTH_TTL_MS);
+  }
+
+  /** Counts one failed authentication from `address`; blocked past the per-minute budget. */
+  async authFailure(address: string): Promise<AuthFailureState> {
+    const { count, resetMs } = await this.store.incrWindow(`authfail:${address}`, MINUTE_MS);
+    const blocked = count > this.authFailuresPerMinute;
+    return {
+      limit: this.authFailuresPerMinute,
+      remaining: Math.max(0, this.authFailuresPerMinute - count),
+      resetMs,
+      blocked,
+      retryAfter: blocked ? seconds(resetMs) : null,
+    };
+  }
+}
+
+function quotaWarning(month: UsageCounts, quota: number, hardStop: boolean): string | null {
+  if (month.requests < quota * QUOTA_WARNING_SHARE) return null;
+  const pct = Math.min(100, Math.floor((month.requests / quota) * 100));
+  const used = `${month.requests} of ${quota} monthly requests used (${pct}%)`;
+  if (month.requests < quota)
+    return `${used}; ${hardStop ? 'requests stop at the quota' : 'requests past the quota are billed as overage'}`;
+  return hardStop
+    ? `${used}; the monthly quota is used up until the month ends`
+    : `${used}; this month's requests past the quota are counted as overage`;
+}
+
+/** Header values of a limit state: the spec's five and the IETF draft's two. */
+export function limitHeaders(
+  state: Pick<LimitState, 'minute' | 'month'>,
+  now: number = Date.now(),
+): Record<string, string> {
+  const { minute, month } = state;
+  return {
+    'X-RateLimit-Limit': String(minute.limit),
+    'X-RateLimit-Remaining': String(minute.remaining),
+    'X-RateLimit-Reset': String(Math.ceil((now + minute.resetMs) / 1000)),
+    'X-MonthlyQuota-Limit': String(month.limit),
+    'X-MonthlyQuota-Remaining': String(month.remaining),
+    'RateLimit-Policy': `"minute";q=${minute.limit};w=60, "month";q=${month.limit};w=${MONTH_WINDOW_S}`,
+    RateLimit: `"minute";r=${minute.remaining};t=${seconds(minute.resetMs)}, "month";r=${month.remaining};t=${seconds(month.resetMs)}`,
+  };
+}
+
+/**
+ * Headers of a 401: there is no key, hence no plan. The rate headers describe the client
+ * address's budget of failed authentications, and the monthly quota of "no key" is 0.
+ */
+export function authFailureHeaders(
+  state: AuthFailureState,
+  now: number = Date.now(),
+): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(Math.ceil((now + state.resetMs) / 1000)),
+    'X-MonthlyQuota-Limit': '0',
+    'X-MonthlyQuota-Remaining': '0',
+    'RateLimit-Policy': `"auth-failures";q=${state.limit};w=60`,
+    RateLimit: `"auth-failures";r=${state.remaining};t=${seconds(state.resetMs)}`,
+  };
+}

@@ -1,0 +1,61 @@
+import type { UsageCounts, UsageField, UsageRow } from '../usage.js';
+
+/** One metered request, as the limiter asks the store to count it. */
+export interface HitInput {
+  keyId: string;
+  /** per-minute limit of the key's plan */
+  limit: number;
+  /** length of the rate window, ms (60 000) */
+  windowMs: number;
+  /** `YYYY-MM` (UTC) */
+  month: string;
+  /** how long the month's counters must live, ms (until a while after the month ends) */
+  monthTtlMs: number;
+  /** the monthly field this request adds to: `requests`, `cached` (cache hits), or none */
+  field: 'requests' | 'cached' | null;
+  /** stop at this many monthly requests (Free plan); null: never stop (paid plans, test keys) */
+  cap: number | null;
+}
+
+export interface HitResult {
+  /** requests in the current rate window, this one included */
+  count: number;
+  /** ms until the rate window ends */
+  resetMs: number;
+  /** this month's counters after this request */
+  month: UsageCounts;
+  /** why the request was refused, if it was; refused requests do not add to the month */
+  blocked: null | 'minute' | 'month';
+}
+
+/**
+ * The counters behind keys' limits and usage, with one implementation per deployment shape
+ * (like @fastify/rate-limit's LocalStore and RedisStore): `LocalStore` keeps them in memory
+ * and `access.db`; `RedisStore` keeps them in Redis so replicas share one limit;
+ * `FallbackStore` uses Redis and falls back to local counters while Redis is away.
+ */
+export interface CounterStore {
+  readonly name: string;
+  /** Counts one request against the key's minute window and month, atomically. */
+  hit(input: HitInput): Promise<HitResult>;
+  /** Counts one event in a plain fixed window (failed authentications of one address). */
+  incrWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Adds to a monthly field without any limit (errors). */
+  add(keyId: string, month: string, field: UsageField, by: number, monthTtlMs: number): Promise<void>;
+  /** Writes pending usage to `access.db` (local deltas, or Redis totals). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where a store writes usage rows for reports (access.db). */
+export interface UsageSink {
+  get(keyId: string, month: string): UsageCounts;
+  add(rows: readonly UsageRow[]): void;
+  mirror(rows: readonly UsageRow[]): void;
+}
+
+/** The narrow logger the stores need (pino's and Fastify's loggers fit). */
+export interface StoreLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import { meta } from './envelope.js';
+
+/** A cached success body, split around its `meta` so each hit gets fresh meta. */
+export interface CacheEntry {
+  head: string;
+  tail: string;
+  etag: string;
+  contentType: string;
+  /** meta.interpretation of the original response (semantic search), kept on hits */
+  interpretation?: Record<string, unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the cached response this request will be answered with (set before limits run) */
+    cacheEntry: CacheEntry | null;
+    /** where this request's response is stored when it is cacheable */
+    cacheKey: string | null;
+  }
+}
+
+export interface CacheOptions {
+  /** most cached responses (default 5000) */
+  maxEntries?: number;
+  /** most bytes of cached bodies (default 64 MiB) */
+  maxBytes?: number;
+  /** Cache-Control max-age of successful GETs, seconds (default 3600) */
+  maxAge?: number;
+}
+
+/** Marks the place of `meta` in a stored body; cannot occur in JSON produced by the API. */
+const META_MARK = '\u0000shelf-meta\u0000';
+const META_TOKEN = JSON.stringify(META_MARK);
+
+/** Query string with the key removed and parameters sorted: equal questions share an entry. */
+export function normalizedQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return '';
+  const params = [...new URLSearchParams(url.slice(at + 1))].filter(([name]) => name !== 'api_key');
+  params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return new URLSearchParams(params).toString();
+}
+
+/** True when an If-None-Match header names `etag` (weak comparison, `*` included). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === bare;
+  });
+}
+
+/**
+ * The response cache (the spec's "edge cache") for GETs: keyed by catalog snapshot, plan,
+ * Accept, path and normalized query, so plan-gated bodies never reach a lower plan and a
+ * new snapshot starts an empty cache. Hits say `meta.cached: true` and are counted against
+ * the minute, not the month (limits.ts). Every successful GET gets an ETag and Cache-Control;
+ * If-None-Match answers 304.
+ */
+export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | null }>(
+  async (app, options) => {
+    const maxAge = options.maxAge ?? 3600;
+    const enabled = options.maxEntries !== 0;
+    const lru = new LRUCache<string, CacheEntry>({
+      max: Math.max(1, options.maxEntries ?? 5000),
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (e) => e.head.length + e.tail.length + 64,
+    });
+    let version: string | null = null;
+
+    const keyOf = (request: FastifyRequest): string | null => {
+      if (!enabled || (request.method !== 'GET' && request.method !== 'HEAD') || !request.apiKey) return null;
+      let current: string | null;
+      try {
+        current = options.catalogVersion();
+      } catch {
+        return null;
+      }
+      if (!current) return null;
+      if (current !== version) {
+        // a new snapshot was published: nothing cached before may be served again
+        lru.clear();
+        version = current;
+      }
+      const url = request.url;
+      const path = url.split('?')[0] ?? url;
+      return [current, request.apiKey.plan, request.headers.accept ?? '', path, normalizedQuery(url)].join(
+        '\n',
+      );
+    };
+
+    app.decorateRequest('cacheEntry', null);
+    app.decorateRequest('cacheKey', null);
+
+    app.addHook('onRequest', async (request) => {
+      if (request.scopeRefusal) return;
+      request.cacheKey = keyOf(request);
+      if (request.cacheKey) request.cacheEntry = lru.get(request.cacheKey) ?? null;
+    });
+
+    // after limits passed: answer from the cache, with this request's own meta
+    app.addHook('preValidation', async (request, reply) => {
+      const entry = request.cacheEntry;
+      if (!entry) return;
+      reply.header('ETag', entry.etag).header('Cache-Control', `private, max-age=${maxAge}`);
+      if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+      request.metaExtras.cached = true;
+      if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
+      return reply.type(entry.contentType).send(entry.head + JSON.stringify(meta(request)) + entry.tail);
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode !== 200 || !request.cacheKey) {
+        if (reply.statusCode >= 400 && !reply.hasHeader('Cache-Control'))
+          reply.header('Cache-Control', 'no-store');
+        return payload;
+      }
+      if (request.cacheEntry || typeof payload !== 'string') return payload;
+      const contentType = String(reply.getHeader('content-type') ?? '');
+      if (!contentType.includes('json')) return payload;
+      let body: { success?: boolean; meta?: { interpretation?: Record<string, unknown> } };
+      try {
+        body = JSON.parse(payload);
+      } catch {
+        return payload;
+      }
+      if (body.success !== true || !body.meta) return payload;
+      const interpretation = body.meta.interpretation;
+      const [head, tail] = JSON.stringify({ ...body, meta: META_MARK }).split(META_TOKEN);
+      if (head === undefined || tail === undefined) return payload;
+      const etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
+      lru.set(request.cacheKey, {
+        head,
+        tail,
+        etag,
+        contentType,
+        ...(interpretation ? { interpretation } : {}),
+      });
+      reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
+      if (etagMatches(request.headers['if-none-match'], etag)) {
+        reply.code(304);
+        return '';
+      }
+      return payload;
+    });
+  },
+  { name: 'shelf-cache', dependencies: ['shelf-auth', 'shelf-envelope'] },
+);
