@@ -1,8 +1,14 @@
 import type { Db } from '../catalog/index.js';
+import { embeddingTerms, embedTerms, trainTermModel } from './embeddings/builtin.js';
+import { words } from './text.js';
+import { toBlob } from './vector-blob.js';
 
 /**
- * Fills the keyword index of a snapshot being built: one products_fts row per product
- * (rowid = products.rowid). Ingest calls this once after writing every product.
+ * Fills the search side of a snapshot being built, after every product is written:
+ * the keyword index (products_fts, rowid = products.rowid), the vocabulary that typo
+ * tolerance draws from, and the built-in embeddings (word vectors learned from this
+ * catalog's text, one vector per product). Ingest calls this once; it is synchronous and
+ * runs inside ingest's transaction.
  */
 export function buildSearchIndex(db: Db): void {
   db.exec(`
@@ -18,4 +24,44 @@ export function buildSearchIndex(db: Db): void {
     LEFT JOIN product_types t ON t.id = p.product_type_id;
     INSERT INTO products_fts(products_fts) VALUES ('optimize');
   `);
+
+  // The text a product is known by: name, brand, type and spec values. Descriptions are
+  // left out of the vocabulary and the vectors: they are long and mostly marketing.
+  const rows = db
+    .prepare(
+      `SELECT p.rowid AS rowid, p.name || ' ' || COALESCE(b.name, '') || ' ' || COALESCE(t.name, '') || ' ' ||
+              COALESCE((SELECT group_concat(value, ' ') FROM json_each(p.specifications_json)
+                        WHERE json_each.type = 'text'), '') AS text
+       FROM products p
+       LEFT JOIN brands b ON b.id = p.brand_id
+       LEFT JOIN product_types t ON t.id = p.product_type_id`,
+    )
+    .all() as { rowid: number; text: string }[];
+
+  const vocabulary = new Map<string, number>();
+  for (const r of rows)
+    for (const w of new Set(words(r.text))) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
+  const insertWord = db.prepare('INSERT INTO search_vocabulary (term, df) VALUES (?, ?)');
+  for (const [term, df] of vocabulary) insertWord.run(term, df);
+
+  const documents = rows.map((r) => embeddingTerms(r.text));
+  const model = trainTermModel(documents);
+  const insertTerm = db.prepare('INSERT INTO search_term_vectors (term, df, vector) VALUES (?, ?, ?)');
+  for (const [term, vector] of model.vectors) insertTerm.run(term, model.df.get(term) ?? 1, toBlob(vector));
+  const lookup = (t: string) => {
+    const vector = model.vectors.get(t);
+    return vector ? { df: model.df.get(t) ?? 1, vector } : undefined;
+  };
+  const insertVector = db.prepare('INSERT INTO product_vectors (product_rowid, vector) VALUES (?, ?)');
+  rows.forEach((r, i) => {
+    const v = embedTerms(documents[i]!, lookup, model.docs);
+    if (v) insertVector.run(r.rowid, toBlob(v));
+  });
+  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('search_embeddings', ?)").run(
+    JSON.stringify({
+      provider: 'builtin',
+      dims: model.vectors.values().next().value?.length ?? 0,
+      docs: model.docs,
+    }),
+  );
 }

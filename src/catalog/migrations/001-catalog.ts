@@ -226,6 +226,12 @@ CREATE VIRTUAL TABLE products_fts USING fts5(
   name, brand, product_type, model, specs, description,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- words of the indexed text with their document frequency: typo candidates come from here
+CREATE TABLE search_vocabulary (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+-- built-in embeddings (src/search/embeddings): one learned vector per (plural-folded) word
+CREATE TABLE search_term_vectors (term TEXT PRIMARY KEY, df INTEGER NOT NULL, vector BLOB NOT NULL) WITHOUT ROWID;
+-- one float32 vector per product (rowid = products.rowid); searched by exact cosine scan
+CREATE TABLE product_vectors (product_rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
 
 CREATE TABLE ingest_runs (
   id TEXT PRIMARY KEY,

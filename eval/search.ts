@@ -1,0 +1,208 @@
+/**
+ * Search relevance harness (`npm run eval:search`). For every set under the data folder
+ * (default ../shared/data/search; layout: products.csv `product_uid,title`, queries.csv
+ * `query_id,query`, labels.csv `query_id,product_uid,relevance` on 1…3) it builds a catalog
+ * through the real ingest path (a retailer feed of id + title), then reports for a plain
+ * BM25 over titles and for our keyword, semantic and hybrid modes:
+ *   retrieval nDCG@10 and recall@100 over the whole catalog (unjudged = gain 0), and
+ *   rerank nDCG@10 over each query's judged products.
+ * Gain = relevance − 1. Recall counts judged products with relevance ≥ 2 as relevant.
+ *
+ *   npm run eval:search -- [--data DIR] [--json] [--limit N]
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { loadContent } from '../src/content/index.js';
+import { runIngest } from '../src/ingest/index.js';
+import { createSearchEngine, type Ranked, type SearchMode } from '../src/search/index.js';
+
+const MODES = ['bm25', 'keyword', 'semantic', 'hybrid'] as const;
+type Mode = (typeof MODES)[number];
+type Scores = { 'ndcg@10': number; 'recall@100': number; 'rerank_ndcg@10': number };
+
+function args() {
+  const argv = process.argv.slice(2);
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return {
+    data: resolve(value('--data') ?? resolve(process.cwd(), '../shared/data/search')),
+    json: argv.includes('--json'),
+    limit: value('--limit') ? Number(value('--limit')) : Number.POSITIVE_INFINITY,
+  };
+}
+
+const readCsv = (path: string): Record<string, string>[] =>
+  parse(readFileSync(path), { columns: true, skip_empty_lines: true, bom: true });
+
+const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+function dcg(gains: number[], k: number): number {
+  let s = 0;
+  for (let i = 0; i < Math.min(k, gains.length); i++) s += (2 ** gains[i]! - 1) / Math.log2(i + 2);
+  return s;
+}
+
+async function evalSet(dir: string, limit: number, log: (s: string) => void): Promise<Record<Mode, Scores>> {
+  const products = readCsv(join(dir, 'products.csv'));
+  const queries = readCsv(join(dir, 'queries.csv')).slice(0, limit);
+  const labels = new Map<string, Map<string, number>>();
+  for (const l of readCsv(join(dir, 'labels.csv'))) {
+    let m = labels.get(l.query_id!);
+    if (!m) {
+      m = new Map();
+      labels.set(l.query_id!, m);
+    }
+    m.set(l.product_uid!, Number(l.relevance) - 1);
+  }
+
+  // 1. the catalog, through the real ingest path: one retailer feed of id + title
+  const work = mkdtempSync(join(tmpdir(), 'shelf-eval-search-'));
+  try {
+    const feed = join(work, 'eval.csv');
+    writeFileSync(
+      feed,
+      `id,title\n${products.map((p) => `${csvField(p.product_uid!)},${csvField(p.title!)}`).join('\n')}\n`,
+    );
+    let t = Date.now();
+    const report = await runIngest({
+      dataDir: work,
+      feeds: [{ retailer: 'eval', path: feed }],
+      content: loadContent(),
+    });
+    if (!report.published) throw new Error(`ingest published nothing: ${report.issues[0]?.reason}`);
+    log(`  ingest: ${report.products} products in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    const db = openReadOnly(currentSnapshotPath(work)!);
+    const uidsOf = new Map<number, string[]>();
+    const rowidOf = new Map<string, number>();
+    for (const [rowid, uid] of db
+      .prepare('SELECT p.rowid, o.retailer_item_id FROM offers o JOIN products p ON p.id = o.product_id')
+      .raw()
+      .all() as [number, string][]) {
+      uidsOf.set(rowid, [...(uidsOf.get(rowid) ?? []), uid]);
+      rowidOf.set(uid, rowid);
+    }
+
+    // 2. the baseline: a minimal FTS5 table over titles, OR of the query words, plain bm25
+    const base = new Database(':memory:');
+    base.exec('CREATE VIRTUAL TABLE t USING fts5(title)');
+    const ins = base.prepare('INSERT INTO t (rowid, title) VALUES (?, ?)');
+    base.transaction(() => {
+      for (const p of products) {
+        const r = rowidOf.get(p.product_uid!);
+        if (r !== undefined) ins.run(r, p.title);
+      }
+    })();
+    const bm25Query = (q: string) => {
+      const w = q.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+      return w ? w.map((x) => `"${x}"`).join(' OR ') : null;
+    };
+    const bm25Top = base
+      .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 100')
+      .raw();
+    const bm25Among = base
+      .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
+      .raw();
+
+    const engine = createSearchEngine();
+    const sums: Record<Mode, Scores> = Object.fromEntries(
+      MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
+    ) as Record<Mode, Scores>;
+    let nNdcg = 0;
+    let nRecall = 0;
+    t = Date.now();
+    for (const q of queries) {
+      const judged = labels.get(q.query_id!);
+      if (!judged) continue;
+      const gainOf = (rowid: number) =>
+        Math.max(0, ...(uidsOf.get(rowid) ?? []).map((u) => judged.get(u) ?? 0));
+      const ideal = dcg(
+        [...judged.values()].sort((a, b) => b - a),
+        10,
+      );
+      const relevant = [...judged].filter(([, g]) => g >= 1).map(([u]) => rowidOf.get(u));
+      const candidates = [
+        ...new Set([...judged.keys()].map((u) => rowidOf.get(u)!).filter((r) => r !== undefined)),
+      ];
+      if (ideal > 0) nNdcg++;
+      if (relevant.length > 0) nRecall++;
+      const text = q.query!;
+      for (const mode of MODES) {
+        let top: Ranked[];
+        let among: Map<number, number>;
+        if (mode === 'bm25') {
+          const m = bm25Query(text);
+          top = m ? (bm25Top.all(m) as [number, number][]).map(([rowid, score]) => ({ rowid, score })) : [];
+          among = new Map(m ? (bm25Among.all(m, JSON.stringify(candidates)) as [number, number][]) : []);
+        } else {
+          const res = await engine.evaluate(db, text, mode as SearchMode, { limit: 100, candidates });
+          top = res.top;
+          among = res.among;
+        }
+        if (ideal > 0) {
+          sums[mode]['ndcg@10'] +=
+            dcg(
+              top.map((r) => gainOf(r.rowid)),
+              10,
+            ) / ideal;
+          const reranked = [...candidates].sort(
+            (a, b) => (among.get(b) ?? Number.NEGATIVE_INFINITY) - (among.get(a) ?? Number.NEGATIVE_INFINITY),
+          );
+          sums[mode]['rerank_ndcg@10'] += dcg(reranked.map(gainOf), 10) / ideal;
+        }
+        if (relevant.length > 0) {
+          const got = new Set(top.slice(0, 100).map((r) => r.rowid));
+          sums[mode]['recall@100'] +=
+            relevant.filter((r) => r !== undefined && got.has(r)).length / relevant.length;
+        }
+      }
+    }
+    log(`  ${queries.length} queries × ${MODES.length} modes in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    db.close();
+    base.close();
+    const round = (x: number) => Math.round(x * 10000) / 10000;
+    for (const m of MODES) {
+      sums[m]['ndcg@10'] = round(sums[m]['ndcg@10'] / Math.max(1, nNdcg));
+      sums[m]['rerank_ndcg@10'] = round(sums[m]['rerank_ndcg@10'] / Math.max(1, nNdcg));
+      sums[m]['recall@100'] = round(sums[m]['recall@100'] / Math.max(1, nRecall));
+    }
+    return sums;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const opts = args();
+  const log = (s: string) => {
+    if (!opts.json) process.stdout.write(`${s}\n`);
+    else process.stderr.write(`${s}\n`);
+  };
+  if (!existsSync(opts.data)) throw new Error(`no data folder at ${opts.data} (use --data DIR)`);
+  const sets = readdirSync(opts.data, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(opts.data, d.name, 'products.csv')))
+    .map((d) => d.name)
+    .sort();
+  const out: Record<string, Record<Mode, Scores>> = {};
+  for (const set of sets) {
+    log(`${set}:`);
+    out[set] = await evalSet(join(opts.data, set), opts.limit, log);
+    if (!opts.json) {
+      log('  mode      nDCG@10  recall@100  rerank nDCG@10');
+      for (const m of MODES) {
+        const s = out[set][m];
+        log(
+          `  ${m.padEnd(9)} ${s['ndcg@10'].toFixed(4)}   ${s['recall@100'].toFixed(4)}      ${s['rerank_ndcg@10'].toFixed(4)}`,
+        );
+      }
+    }
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+await main();

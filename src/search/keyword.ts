@@ -1,0 +1,127 @@
+import { type Db, modelKey, stmt } from '../catalog/index.js';
+import { vocabularyOf } from './snapshot-state.js';
+import { words } from './text.js';
+
+/** bm25 weights of products_fts columns: name, brand, product_type, model, specs, description */
+export const FTS_WEIGHTS = 'bm25(products_fts, 10.0, 4.0, 3.0, 8.0, 1.0, 0.5)';
+const MAX_WORDS = 32;
+
+/** How a query was read for the keyword index. */
+export interface KeywordPlan {
+  /** FTS5 expression where every word (or its typo corrections) must match; null when nothing is searchable */
+  all: string | null;
+  /** the same groups ORed: the fallback when no product has every word */
+  any: string | null;
+  /** query words that were not in the catalog and the catalog words used in their place */
+  corrections: Record<string, string[]>;
+  /** rowids whose model number or GTIN is the whole query: they rank first */
+  exact: number[];
+}
+
+/**
+ * Turns free text into a safe keyword query. Every word is quoted, so quotes, operators,
+ * column filters and FTS syntax in user input are plain text and never an error. Each word
+ * becomes a group: the word itself, catalog words one edit away when the word is unknown
+ * and 5+ letters without digits, and for the last word also a prefix (search as you type).
+ */
+export function keywordPlan(db: Db, text: string, options: { prefixLast?: boolean } = {}): KeywordPlan {
+  const { prefixLast = true } = options;
+  const list = words(text).slice(0, MAX_WORDS);
+  const corrections: Record<string, string[]> = {};
+  if (list.length === 0) return { all: null, any: null, corrections, exact: [] };
+  const vocabulary = vocabularyOf(db);
+  const groups = list.map((w, i) => {
+    const alternatives = [`"${w}"`];
+    if (prefixLast && i === list.length - 1 && w.length >= 2) alternatives.push(`"${w}"*`);
+    const fixes = vocabulary.corrections(w);
+    if (fixes.length > 0) {
+      corrections[w] = fixes;
+      for (const f of fixes) alternatives.push(`"${f}"`);
+    }
+    if (/^\d{8,13}$/.test(w)) alternatives.push(`"${w.padStart(14, '0')}"`);
+    return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`;
+  });
+  return {
+    all: groups.join(' AND '),
+    any: groups.length > 1 ? groups.join(' OR ') : null,
+    corrections,
+    exact: exactMatches(db, text),
+  };
+}
+
+/** Products whose model number, MPN or GTIN is exactly the query (separators and case ignored). */
+export function exactMatches(db: Db, text: string): number[] {
+  const key = modelKey(text.trim());
+  if (key.length < 4 || key.length > 40 || !/\d/.test(key)) return [];
+  const found = new Set<number>(
+    stmt(db, 'SELECT rowid FROM products WHERE model_key = ? LIMIT 20').pluck().all(key) as number[],
+  );
+  if (/^\d{8,14}$/.test(key)) {
+    for (const r of stmt(
+      db,
+      'SELECT p.rowid FROM product_gtins g JOIN products p ON p.id = g.product_id WHERE g.gtin14 = ? LIMIT 20',
+    )
+      .pluck()
+      .all(key.padStart(14, '0')) as number[])
+      found.add(r);
+  }
+  return [...found];
+}
+
+export interface Ranked {
+  rowid: number;
+  score: number;
+}
+
+/**
+ * Keyword ranking over the whole catalog: exact model/GTIN hits, then products with every
+ * word by BM25, then (with `fill`) products with some of the words by BM25, up to `limit`.
+ * `matched` counts the products of the strict set (exact + every word), or of the relaxed
+ * set when no product has every word.
+ */
+export function keywordRanking(
+  db: Db,
+  plan: KeywordPlan,
+  options: { limit: number; fill?: boolean },
+): { ranked: Ranked[]; relaxed: boolean } {
+  const seen = new Set<number>();
+  const ranked: Ranked[] = [];
+  const push = (rowid: number, score: number) => {
+    if (seen.has(rowid) || ranked.length >= options.limit) return;
+    seen.add(rowid);
+    ranked.push({ rowid, score });
+  };
+  for (const r of plan.exact) push(r, 1000);
+  const query = (expr: string) =>
+    stmt(
+      db,
+      `SELECT rowid, -${FTS_WEIGHTS} AS s FROM products_fts WHERE products_fts MATCH ? ORDER BY s DESC LIMIT ?`,
+    )
+      .raw()
+      .all(expr, options.limit) as [number, number][];
+  if (plan.all) for (const [r, s] of query(plan.all)) push(r, s);
+  let relaxed = false;
+  if (plan.any && (ranked.length === 0 || (options.fill && ranked.length < options.limit))) {
+    relaxed = ranked.length === 0;
+    // relaxed matches rank below every strict match
+    const floor = ranked.length > 0 ? Math.min(...ranked.map((r) => r.score)) : 0;
+    for (const [r, s] of query(plan.any)) push(r, relaxed ? s : floor - 1e-3 * (ranked.length + 1));
+  }
+  return { ranked, relaxed };
+}
+
+/** BM25 scores of the given products only (reranking a known candidate set). */
+export function keywordScores(db: Db, plan: KeywordPlan, rowids: number[]): Map<number, number> {
+  const scores = new Map<number, number>();
+  const expr = plan.any ?? plan.all;
+  if (!expr) return scores;
+  const rows = stmt(
+    db,
+    `SELECT rowid, -${FTS_WEIGHTS} AS s FROM products_fts WHERE products_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+  )
+    .raw()
+    .all(expr, JSON.stringify(rowids)) as [number, number][];
+  for (const [r, s] of rows) scores.set(r, s);
+  for (const r of plan.exact) if (rowids.includes(r)) scores.set(r, 1000);
+  return scores;
+}

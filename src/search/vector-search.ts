@@ -1,0 +1,77 @@
+import type { Ranked } from './keyword.js';
+import type { VectorMatrix } from './snapshot-state.js';
+
+/**
+ * Exact nearest neighbours by cosine (vectors are unit length, so a dot product): a full
+ * scan of the snapshot's matrix. sqlite-vec has no build for this Node, and an exact scan
+ * over 35k × 256 float32 is a few milliseconds, so an approximate index would buy nothing.
+ * `allow` restricts the scan to products that pass the filters (by rowid).
+ */
+export function vectorRanking(
+  matrix: VectorMatrix,
+  query: Float32Array,
+  options: { limit: number; allow?: ((rowid: number) => boolean) | null; minScore?: number },
+): Ranked[] {
+  const { dims, data, rowids } = matrix;
+  if (dims === 0 || query.length !== dims) return [];
+  const k = Math.max(1, options.limit);
+  const minScore = options.minScore ?? -Infinity;
+  const topScore: number[] = [];
+  const topRow: number[] = [];
+  const n = rowids.length;
+  for (let row = 0; row < n; row++) {
+    const rowid = rowids[row]!;
+    if (options.allow && !options.allow(rowid)) continue;
+    let s = 0;
+    const base = row * dims;
+    for (let i = 0; i < dims; i++) s += data[base + i]! * query[i]!;
+    if (s < minScore) continue;
+    if (topScore.length === k && s <= topScore[k - 1]!) continue;
+    // insertion into the sorted top-k (k is small next to n)
+    let at = topScore.length < k ? topScore.length : k - 1;
+    while (at > 0 && topScore[at - 1]! < s) at--;
+    topScore.splice(at, 0, s);
+    topRow.splice(at, 0, rowid);
+    if (topScore.length > k) {
+      topScore.pop();
+      topRow.pop();
+    }
+  }
+  return topRow.map((rowid, i) => ({ rowid, score: topScore[i]! }));
+}
+
+/** Cosine of the query with each given product (reranking a known candidate set). */
+export function vectorScores(
+  matrix: VectorMatrix,
+  query: Float32Array,
+  rowids: number[],
+): Map<number, number> {
+  const out = new Map<number, number>();
+  const { dims, data, rowOf } = matrix;
+  if (dims === 0 || query.length !== dims) return out;
+  for (const rowid of rowids) {
+    const row = rowid < rowOf.length ? rowOf[rowid]! : -1;
+    if (row < 0) continue;
+    let s = 0;
+    for (let i = 0; i < dims; i++) s += data[row * dims + i]! * query[i]!;
+    out.set(rowid, s);
+  }
+  return out;
+}
+
+/**
+ * Reciprocal rank fusion: each ranking adds 1 / (k + rank). k = 60 is the value of the
+ * original paper (Cormack et al. 2009); it lets agreement between rankings outweigh a
+ * single top position.
+ */
+export function reciprocalRankFusion(rankings: Ranked[][], k = 60): Ranked[] {
+  const scores = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((r, i) => {
+      scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + 1 / (k + i + 1));
+    });
+  }
+  return [...scores]
+    .map(([rowid, score]) => ({ rowid, score }))
+    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}
