@@ -100,7 +100,7 @@ describe('MCP transports', () => {
               { retailer: 'Northgate Home', price: 999 },
             ],
           },
-          quota: { minute_remaining: expect.toBeOneOf([null, expect.any(Number)]) },
+          quota: { minute_remaining: expect.any(Number), month_remaining: expect.any(Number) },
         });
         const missing = await client.callTool({
           name: 'lookup_product',
