@@ -12,8 +12,10 @@ export async function ensureDemoCatalog(dataDir: string, log: (line: string) => 
   if (currentSnapshotPath(dataDir)) return false;
   log('No catalog yet: generating the demo catalog (first run only)…');
   const content = loadContent();
-  const demo = generateDemo({ outDir: join(dataDir, 'demo-feeds'), content });
-  log(`Wrote ${demo.feeds.length} demo retailer feeds (${demo.products} products); ingesting…`);
+  const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content });
+  log(
+    `Wrote ${demo.feeds.length} demo retailer feeds (${demo.listings} listings of ${demo.products} products); ingesting…`,
+  );
   const report = await runIngest({ dataDir, feeds: demo.feeds, content, onProgress: progressPrinter() });
   log(
     `Demo catalog published: ${report.products} products, ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,

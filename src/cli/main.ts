@@ -84,27 +84,52 @@ program
 
 program
   .command('demo')
-  .description('write the demo retailer feeds (seeded) and their ground truth')
+  .description('write the demo retailer feeds (seeded), a year of price history and the ground truth')
   .option('--out <dir>', 'output folder', 'demo-feeds')
-  .option('--per-type <n>', 'base products per product type', (v) => Number.parseInt(v, 10), 3)
+  .option(
+    '--products <n>',
+    'approximate number of products, variants included',
+    (v) => Number.parseInt(v, 10),
+    35_000,
+  )
   .option('--seed <n>', 'random seed', (v) => Number.parseInt(v, 10), 20261121)
+  .option('--end-day <YYYY-MM-DD>', 'last day of the price history (default today, UTC)')
+  .option('--history-days <n>', 'days of price history (0 for none)', (v) => Number.parseInt(v, 10), 365)
   .option('--ingest', 'ingest the feeds and publish the catalog')
-  .action(async (options: { out: string; perType: number; seed: number; ingest?: boolean }) => {
-    const content = loadContent();
-    const demo = generateDemo({ outDir: options.out, content, perType: options.perType, seed: options.seed });
-    process.stdout.write(
-      `Wrote ${demo.feeds.length} feeds (${demo.products} products) and ${demo.truthPath}\n`,
-    );
-    if (options.ingest) {
-      const report = await runIngest({
-        dataDir: loadConfig().dataDir,
-        feeds: demo.feeds,
+  .action(
+    async (options: {
+      out: string;
+      products: number;
+      seed: number;
+      endDay?: string;
+      historyDays: number;
+      ingest?: boolean;
+    }) => {
+      if (!Number.isFinite(options.products) || options.products < 1)
+        throw new InvalidArgumentError('--products must be a positive number');
+      const content = loadContent();
+      const demo = await generateDemo({
+        outDir: options.out,
         content,
-        onProgress: progressPrinter(),
+        products: options.products,
+        seed: options.seed,
+        endDay: options.endDay,
+        historyDays: options.historyDays,
       });
-      process.stdout.write(`Published ${report.products} products and ${report.offers} offers.\n`);
-    }
-  });
+      process.stdout.write(
+        `Wrote ${demo.feeds.length} feeds (${demo.listings} listings of ${demo.products} products), ${demo.historyRows} price-history rows and ${demo.truthPath}\n`,
+      );
+      if (options.ingest) {
+        const report = await runIngest({
+          dataDir: loadConfig().dataDir,
+          feeds: demo.feeds,
+          content,
+          onProgress: progressPrinter(),
+        });
+        process.stdout.write(`Published ${report.products} products and ${report.offers} offers.\n`);
+      }
+    },
+  );
 
 const keys = program.command('keys').description('manage API keys');
 const withKeys = async <T>(fn: (store: KeyStore) => T): Promise<T> => {
