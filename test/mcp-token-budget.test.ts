@@ -31,7 +31,7 @@ describe('MCP token budget on demo products', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'shelf-budget-'));
     const content = loadContent();
-    const demo = generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, perType: 2 });
+    const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, products: 600 });
     await runIngest({ dataDir, feeds: demo.feeds, content });
     server = await startTestServer(dataDir);
     const { key } = createKey(dataDir, { plan: 'enterprise', env: 'test' });

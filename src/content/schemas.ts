@@ -22,7 +22,13 @@ export const SPEC_TYPES = ['number', 'string', 'boolean', 'enum', 'list'] as con
 export const SpecDef = Type.Object({
   key: Type.String({ pattern: '^[a-z0-9_]+$' }),
   label: Text,
-  type: Type.Union(SPEC_TYPES.map((t) => Type.Literal(t))),
+  type: Type.Union([
+    Type.Literal('number'),
+    Type.Literal('string'),
+    Type.Literal('boolean'),
+    Type.Literal('enum'),
+    Type.Literal('list'),
+  ]),
   unit: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   values: Type.Optional(Type.Array(Type.String())),
   aliases: Type.Optional(Type.Array(Type.String())),

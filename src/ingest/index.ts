@@ -1,7 +1,12 @@
-export type { ResolveRecord, ResolveResult, Resolver } from './build/resolver.js';
-export type { FeedSource, RowIssue } from './feeds/index.js';
 export {
-  type FeedReport,
+  type ResolveRecord,
+  type ResolveResult,
+  type Resolver,
+  resolveByIdentifiers,
+} from './build/resolver.js';
+export type { FeedSource, RowIssue } from './feeds/index.js';
+export type { FeedReport } from './read-feeds.js';
+export {
   type IngestOptions,
   type IngestReport,
   parseFeedArgument,

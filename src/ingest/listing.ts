@@ -32,6 +32,8 @@ export interface Listing {
   size: string | null;
   /** specs as the feed named them (product_detail and spec-like columns) */
   rawSpecs: Record<string, string>;
+  /** set on listings kept from the previous catalog because their retailer's feed failed */
+  carriedFrom?: { lastSeenAt: string };
 }
 
 const AVAILABILITY: Record<string, Availability> = {
@@ -136,6 +138,11 @@ export function normalizeRow(row: RawRow, retailer: string): NormalizeResult {
     issues.push(issue('warning', `unknown availability "${f.availability}", taken as in_stock`));
 
   const rawSpecs = f.product_detail ? parseProductDetail(f.product_detail) : {};
+  for (const d of row.details ?? []) {
+    const name = cleanText(d.name);
+    const value = cleanText(d.value);
+    if (name && value) rawSpecs[name] ??= value;
+  }
   for (const column of SPEC_COLUMNS) {
     const value = opt(f[column]);
     if (value) rawSpecs[column.replace(/^product_/, '')] ??= value;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import {
   catalogMigrations,
   currentSnapshotPath,
@@ -13,13 +12,15 @@ import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
-import { readPrevious } from './build/previous.js';
+import { readPrevious, readPreviousListings } from './build/previous.js';
 import { writeReference } from './build/reference.js';
-import { type Resolver, resolveByIdentifiers } from './build/resolver.js';
+import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
-import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
-import { type Listing, normalizeRow } from './listing.js';
+import type { FeedSource, RowIssue } from './feeds/index.js';
+import type { Listing } from './listing.js';
 import { slugify, stableUuid } from './normalize/index.js';
+import { type FeedReport, readFeeds } from './read-feeds.js';
+import { resolveListings } from './resolve/index.js';
 
 export interface IngestOptions {
   dataDir: string;
@@ -28,19 +29,10 @@ export interface IngestOptions {
   content?: Content;
   /** the day of the price observations (YYYY-MM-DD, UTC); default today */
   day?: string;
+  /** entity resolution; default {@link resolveListings} (`resolveByIdentifiers` is the GTIN+MPN baseline) */
   resolver?: Resolver;
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
-}
-
-export interface FeedReport {
-  path: string;
-  retailer: string;
-  rows: number;
-  listings: number;
-  rejected: number;
-  warnings: number;
-  error: string | null;
 }
 
 export interface IngestReport {
@@ -68,58 +60,32 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   const day = options.day ?? today();
   const content = options.content ?? loadContent();
   const progress = options.onProgress ?? (() => {});
-  const issues: RowIssue[] = [];
-  const feedReports: FeedReport[] = [];
-  const listings: Listing[] = [];
-
-  for (const feed of options.feeds) {
-    const report: FeedReport = {
-      path: feed.path,
-      retailer: feed.retailer,
-      rows: 0,
-      listings: 0,
-      rejected: 0,
-      warnings: 0,
-      error: null,
-    };
-    feedReports.push(report);
-    const feedListings: Listing[] = [];
-    const feedIssues: RowIssue[] = [];
-    try {
-      if (!existsSync(feed.path)) throw new Error('file not found');
-      for await (const row of readFeed(feed.path)) {
-        report.rows++;
-        const result = normalizeRow(row, feed.retailer);
-        feedIssues.push(...result.issues);
-        if (result.listing) feedListings.push(result.listing);
-        else report.rejected++;
-        if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
-      }
-      if (report.rows > 0 && feedListings.length === 0)
-        throw new Error('no usable rows (is the header row a Merchant Center header?)');
-    } catch (error) {
-      report.error = `${(error as Error).message}`;
-      issues.push({
-        file: feed.path,
-        line: 0,
-        retailer: feed.retailer,
-        severity: 'error',
-        reason: `feed unreadable: ${report.error}`,
-      });
-      continue;
-    }
-    report.listings = feedListings.length;
-    report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
-    listings.push(...feedListings);
-    issues.push(...feedIssues);
-  }
+  const read = await readFeeds(options.feeds, progress);
+  const { issues, reports: feedReports } = read;
+  const listings: Listing[] = read.listings;
 
   const base = { run_id: randomUUID(), day, feeds: feedReports, issues, products: 0, offers: 0 };
+  // nothing fresh to publish: the published catalog stays exactly as it was
   if (listings.length === 0) {
     return { ...base, published: false, snapshot: null, duration_ms: Date.now() - started };
   }
 
-  const previous = readPrevious(currentSnapshotPath(options.dataDir));
+  const previousPath = currentSnapshotPath(options.dataDir);
+  const failed = feedReports.filter((f) => f.error !== null).map((f) => f.retailer);
+  const fresh = new Set(feedReports.filter((f) => f.error === null).map((f) => f.retailer));
+  if (failed.length > 0 && previousPath) {
+    // a failed feed keeps its retailer's listings from the previous catalog, prices and all
+    const carried = readPreviousListings(
+      previousPath,
+      failed.filter((r) => !fresh.has(r)),
+    );
+    for (const l of carried) listings.push(l);
+    for (const report of feedReports)
+      if (report.error !== null)
+        report.carried_over = carried.filter((l) => l.retailer === report.retailer).length;
+  }
+
+  const previous = readPrevious(previousPath);
   const path = newSnapshotPath(options.dataDir);
   const db = openWritable(path);
   try {
@@ -152,7 +118,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
 
       progress({ phase: 'resolve', total: listings.length });
       const byKey = new Map(listings.map((l) => [l.key, l]));
-      const resolved = (options.resolver ?? resolveByIdentifiers)(
+      const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
         listings.map((l) => ({
           key: l.key,
           source: l.retailer,
@@ -162,7 +128,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
           gtin: l.gtin14,
           mpn: l.mpn,
           price: l.price,
-          productType: classifications.get(l.key)?.type?.slug ?? null,
+          productType: typeForResolver(classifications.get(l.key)),
           specs: l.rawSpecs,
           itemGroupId: l.itemGroupId,
           color: l.color,
@@ -244,3 +210,10 @@ export function parseFeedArgument(arg: string): FeedSource {
   const file = arg.split(/[\\/]/).pop() ?? arg;
   return { retailer: slugify(file.replace(/\.[^.]+$/, '')) || 'retailer', path: arg };
 }
+
+/**
+ * A product type conflict pushes two listings apart, so the resolver only sees confident
+ * classifications: a weak guess from one title word must not split a real match.
+ */
+const typeForResolver = (c: Classification | undefined): string | null =>
+  c?.type && c.confidence >= 0.5 ? c.type.slug : null;

@@ -166,6 +166,20 @@ CREATE TABLE offers (
 );
 CREATE INDEX offers_product ON offers(product_id);
 
+-- every retailer listing ingest resolved, and the product it became (a retailer that lists one
+-- item twice has one offer but two listings); keeps product ids stable across runs
+CREATE TABLE retailer_listings (
+  retailer_id TEXT NOT NULL REFERENCES retailers(id),
+  retailer_item_id TEXT NOT NULL,
+  product_id TEXT NOT NULL REFERENCES products(id),
+  offer_id TEXT NOT NULL REFERENCES offers(id),
+  title TEXT NOT NULL,
+  listing_json TEXT NOT NULL,  -- the normalized listing, so a retailer whose next feed fails keeps it
+  last_seen_at TEXT NOT NULL,  -- when a feed last had this listing
+  PRIMARY KEY (retailer_id, retailer_item_id)
+) WITHOUT ROWID;
+CREATE INDEX retailer_listings_product ON retailer_listings(product_id);
+
 -- one row per offer and day; re-ingesting the same day replaces that day's row
 CREATE TABLE price_observations (
   offer_id TEXT NOT NULL,

@@ -1,9 +1,11 @@
 import type { Listing } from '../listing.js';
 import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
+import type { SpecValue } from '../normalize/spec-value.js';
 import type { Classification } from './classify.js';
 import type { PreviousCatalog } from './previous.js';
 import type { Reference, TypeInfo } from './reference.js';
 import type { ResolvedProduct } from './resolver.js';
+import { type AttributeRow, mergeSpecs, type SpecSource } from './specs.js';
 
 /** A product ready to be written: the merge of its listings. */
 export interface AssembledProduct {
@@ -21,9 +23,10 @@ export interface AssembledProduct {
   type: TypeInfo | null;
   typeConfidence: number;
   imageUrl: string | null;
-  specs: Record<string, string>;
-  specSources: Record<string, { retailers: string[]; agreement: number }>;
+  specs: Record<string, SpecValue>;
+  specSources: Record<string, SpecSource>;
   variantAttributes: Record<string, string>;
+  attributes: AttributeRow[];
   listings: Listing[];
   createdAt: string;
   resolverConfidence: number;
@@ -75,12 +78,6 @@ function chooseName(listings: Listing[]): { name: string; method: string; confid
 export const displayGtin = (gtin14: string): string =>
   gtinForms(gtin14).find((f) => f.length === 12) ?? gtinForms(gtin14).find((f) => f.length === 13) ?? gtin14;
 
-const specKey = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-
 export interface AssembleContext {
   reference: Reference;
   previous: PreviousCatalog;
@@ -117,41 +114,7 @@ export function assembleProduct(
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
   const named = chooseName(listings);
 
-  const specs: Record<string, string> = {};
-  const specSources: AssembledProduct['specSources'] = {};
-  const valuesByKey = new Map<string, Map<string, string[]>>();
-  for (const l of listings) {
-    for (const [raw, value] of Object.entries(l.rawSpecs)) {
-      const key = specKey(raw);
-      if (!key) continue;
-      const byValue = valuesByKey.get(key) ?? new Map<string, string[]>();
-      byValue.set(value, [...(byValue.get(value) ?? []), l.retailer]);
-      valuesByKey.set(key, byValue);
-    }
-  }
-  for (const [key, byValue] of valuesByKey) {
-    let bestValue = '';
-    let bestRetailers: string[] = [];
-    let total = 0;
-    for (const [value, retailers] of byValue) {
-      total += retailers.length;
-      if (retailers.length > bestRetailers.length) {
-        bestValue = value;
-        bestRetailers = retailers;
-      }
-    }
-    specs[key] = bestValue;
-    specSources[key] = {
-      retailers: bestRetailers,
-      agreement: Math.round((bestRetailers.length / total) * 100) / 100,
-    };
-  }
-
-  const variantAttributes: Record<string, string> = {};
-  const color = majority(listings.map((l) => l.color));
-  const size = majority(listings.map((l) => l.size));
-  if (color) variantAttributes.color = color;
-  if (size) variantAttributes.size = size;
+  const merged = mergeSpecs(listings, type?.def ?? null);
 
   // the id this product had before: most of its listings' previous product, else its GTIN's
   let id = majority(listings.map((l) => previous.productIdByListing.get(l.key)));
@@ -192,9 +155,10 @@ export function assembleProduct(
     type,
     typeConfidence: Math.min(1, typeScore / listings.length),
     imageUrl: listings.find((l) => l.imageLink)?.imageLink ?? null,
-    specs,
-    specSources,
-    variantAttributes,
+    specs: merged.specs,
+    specSources: merged.sources,
+    variantAttributes: merged.variantAttributes,
+    attributes: merged.attributes,
     listings,
     createdAt: previous.products.get(id)?.created_at ?? ctx.now,
     resolverConfidence: resolved.confidence,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Db, openReadOnly } from '../../catalog/index.js';
+import type { Listing } from '../listing.js';
 
 /** What the previous published snapshot knew, so ids and slugs stay stable across runs. */
 export interface PreviousCatalog {
@@ -8,6 +9,7 @@ export interface PreviousCatalog {
   productIdByGtin: Map<string, string>;
   products: Map<string, { slug: string; created_at: string }>;
   groups: Map<string, { id: string; slug: string; created_at: string }>;
+  offerFirstSeen: Map<string, string>;
 }
 
 export function readPrevious(path: string | null): PreviousCatalog {
@@ -17,15 +19,19 @@ export function readPrevious(path: string | null): PreviousCatalog {
     productIdByGtin: new Map(),
     products: new Map(),
     groups: new Map(),
+    offerFirstSeen: new Map(),
   };
   if (!path || !existsSync(path)) return empty;
   let db: Db | null = null;
   try {
     db = openReadOnly(path);
     const prev: PreviousCatalog = { ...empty, path };
+    const listingTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
+      ? 'retailer_listings'
+      : 'offers';
     for (const r of db
       .prepare(
-        'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id',
+        `SELECT r.slug, o.retailer_item_id, o.product_id FROM ${listingTable} o JOIN retailers r ON r.id = o.retailer_id`,
       )
       .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
       prev.productIdByListing.set(`${r.slug}:${r.retailer_item_id}`, r.product_id);
@@ -50,9 +56,42 @@ export function readPrevious(path: string | null): PreviousCatalog {
     }>) {
       prev.groups.set(r.id, { id: r.id, slug: r.slug, created_at: r.created_at });
     }
+    for (const r of db.prepare('SELECT id, first_seen_at FROM offers').iterate() as Iterable<{
+      id: string;
+      first_seen_at: string;
+    }>) {
+      prev.offerFirstSeen.set(r.id, r.first_seen_at);
+    }
     return prev;
   } catch {
     return empty;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * The listings of some retailers as the previous catalog had them, for retailers whose feed
+ * failed this run: their offers stay as they were instead of vanishing.
+ */
+export function readPreviousListings(path: string, retailers: readonly string[]): Listing[] {
+  if (retailers.length === 0 || !existsSync(path)) return [];
+  let db: Db | null = null;
+  try {
+    db = openReadOnly(path);
+    const rows = db
+      .prepare(
+        `SELECT l.listing_json, l.last_seen_at FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id
+         WHERE r.slug IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(retailers)) as { listing_json: string; last_seen_at: string }[];
+    return rows.map((r) => ({
+      ...(JSON.parse(r.listing_json) as Listing),
+      carriedFrom: { lastSeenAt: r.last_seen_at },
+    }));
+  } catch {
+    // a previous catalog without listings (older schema) has nothing to carry over
+    return [];
   } finally {
     db?.close();
   }

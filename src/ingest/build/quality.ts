@@ -31,8 +31,12 @@ export function scoreQuality(
         ? 0.5
         : 0
       : specKeys.filter((k) => validKeys.has(k)).length / validKeys.size;
+  // valid: in the schema and a value that fits it (unit converted, controlled value matched)
   const validity =
-    specKeys.length === 0 ? 0.5 : specKeys.filter((k) => validKeys.has(k)).length / specKeys.length;
+    specKeys.length === 0
+      ? 0.5
+      : specKeys.filter((k) => validKeys.has(k) && p.specSources[k]?.valid !== false).length /
+        specKeys.length;
   const corroborated = Object.values(p.specSources).filter((s) => s.retailers.length > 1).length;
   const crossValidation =
     p.listings.length < 2

@@ -1,38 +1,7 @@
-/**
- * The contract between the pipeline and entity resolution: listings in, products (clusters
- * of listing keys) and variant groups out.
- */
-export interface ResolveRecord {
-  key: string;
-  source: string;
-  title: string;
-  description?: string | null;
-  brand?: string | null;
-  gtin?: string | null;
-  mpn?: string | null;
-  price?: number | null;
-  productType?: string | null;
-  specs?: Record<string, string>;
-  itemGroupId?: string | null;
-  color?: string | null;
-  size?: string | null;
-}
-export interface ResolvedProduct {
-  keys: string[];
-  modelNumber: string | null;
-  brand: string | null;
-  confidence: number;
-}
-export interface VariantGroup {
-  productIndexes: number[];
-  baseModel: string | null;
-  variantDimensions: string[];
-  seriesName: string | null;
-}
-export interface ResolveResult {
-  products: ResolvedProduct[];
-  groups: VariantGroup[];
-}
+import type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup } from '../resolve/index.js';
+
+export type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup };
+/** The contract between the pipeline and entity resolution: listings in, products and groups out. */
 export type Resolver = (records: ResolveRecord[]) => ResolveResult;
 
 const modelKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');

@@ -35,6 +35,9 @@ export function writeProducts(
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
   );
+  const insertListing = db.prepare(
+    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
+  );
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
@@ -112,19 +115,29 @@ export function writeProducts(
         o.availability,
         o.link,
         o.imageLink,
-        ctx.now,
-        ctx.now,
+        ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
+        o.carriedFrom?.lastSeenAt ?? ctx.now,
       );
-      if (o.price !== null) insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
+      // a carried-over offer was not seen today: its history keeps the days it was
+      if (o.price !== null && !o.carriedFrom)
+        insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
     }
-    const identity = new Set(p.type?.def.identity_dimensions ?? []);
-    const variant = new Set(p.type?.def.variant_dimensions ?? ['color', 'size']);
-    for (const [key, value] of Object.entries({ ...p.specs, ...p.variantAttributes })) {
-      const numeric = Number.parseFloat(value);
-      const unit = p.type?.def.specs.find((s) => s.key === key)?.unit ?? null;
-      const role = variant.has(key) ? 'variant' : identity.has(key) ? 'identity' : 'spec';
-      insertAttribute.run(p.id, key, value, Number.isFinite(numeric) ? numeric : null, unit, role);
+    for (const l of p.listings) {
+      const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
+      const offer = byRetailer.get(l.retailer);
+      if (!retailerId || !offer) continue;
+      const { carriedFrom, ...stored } = l;
+      insertListing.run(
+        retailerId,
+        l.itemId,
+        p.id,
+        stableUuid(`offer:${offer.retailer}:${offer.itemId}`),
+        l.title,
+        JSON.stringify(stored),
+        carriedFrom?.lastSeenAt ?? ctx.now,
+      );
     }
+    for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
   });
 }
 

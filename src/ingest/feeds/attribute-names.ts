@@ -1,9 +1,19 @@
+/** Other names feeds use for a Merchant Center attribute (Content API camelCase, plurals). */
+const SYNONYMS: Record<string, string> = {
+  offer_id: 'id',
+  product_details: 'product_detail',
+  product_types: 'product_type',
+  google_category: 'google_product_category',
+};
+
 /** Merchant Center attribute names as feeds write them → one canonical name. */
 export function normalizeAttributeName(name: string): string {
-  return name
+  const snake = name
     .replace(/^\uFEFF/, '')
     .trim()
-    .toLowerCase()
     .replace(/^g:/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
     .replace(/[\s-]+/g, '_');
+  return SYNONYMS[snake] ?? snake;
 }

@@ -1,3 +1,3 @@
 export { normalizeAttributeName } from './attribute-names.js';
-export { detectFormat, FeedFormatError, readFeed } from './read-feed.js';
-export type { FeedSource, RawRow, RowIssue } from './types.js';
+export { detectFormat, type FeedFormat, FeedFormatError, readFeed, sniffFormat } from './read-feed.js';
+export type { BadRow, DetailEntry, FeedSource, RawRow, RowIssue } from './types.js';

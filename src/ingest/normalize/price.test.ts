@@ -9,11 +9,12 @@ describe('parsePrice', () => {
     ['1.299,50 EUR', 1299.5, 'EUR'],
     ['USD 12', 12, 'USD'],
     ['£7.5', 7.5, 'GBP'],
+    ['19.99 gbp', 19.99, 'GBP'],
   ])('parses %s', (raw, amount, currency) => {
     expect(parsePrice(raw)).toEqual({ ok: true, amount, currency });
   });
 
-  it.each(['', 'call for price', '12.34.56', '-5 USD', '1,2,3'])('rejects %j', (raw) => {
+  it.each(['', 'call for price', '12.34.56', '-5 USD', '1,2,3', '12 abc'])('rejects %j', (raw) => {
     expect(parsePrice(raw).ok).toBe(false);
   });
 

@@ -17,9 +17,10 @@ export function parsePrice(raw: string, defaultCurrency = 'USD'): PriceResult {
   let text = raw.trim();
   if (text === '') return { ok: false, reason: 'price is empty' };
   let currency: string | null = null;
-  const code = text.match(/\b([A-Z]{3})\b/);
+  // lower-case codes ("19.99 gbp") only when they are common ISO codes, so words stay words
+  const code = text.match(/\b([A-Z]{3}|usd|eur|gbp|cad|aud|jpy|chf|sek|nok|dkk|mxn|inr|cny)\b/);
   if (code?.[1]) {
-    currency = code[1];
+    currency = code[1].toUpperCase();
     text = text.replace(code[0], '');
   }
   for (const [symbol, iso] of Object.entries(SYMBOLS)) {

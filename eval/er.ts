@@ -1,0 +1,285 @@
+/**
+ * Entity-resolution evaluation: resolves each two-retailer benchmark under
+ * `../shared/data/er` (or `--data DIR`) and reports pairwise precision, recall and F1 of
+ * the predicted cross-source pairs against the dataset's `matches.csv`.
+ *
+ *   npm run eval:er               readable table
+ *   npm run eval:er -- --json     {"<dataset>": {"precision": …, "recall": …, "f1": …}}
+ *   npm run eval:er -- --data DIR another folder of the same layout
+ *
+ *   npm run eval:er -- --direct   call resolveListings directly instead of the pipeline
+ *
+ * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
+ * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
+ * (normalize → classify → resolve → publish) into a temporary catalog; the clusters are
+ * read back from the published snapshot's listing → product table.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { type Content, loadContent } from '../src/content/index.js';
+import { runIngest } from '../src/ingest/index.js';
+import { slugify } from '../src/ingest/normalize/index.js';
+import { type ResolveRecord, resolveListings } from '../src/ingest/resolve/index.js';
+
+/** The fields a benchmark side may map; only id and title are required. */
+const FIELDS = ['id', 'title', 'description', 'brand', 'model', 'category', 'price'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** One listing of a benchmark side, with columns already mapped to our field names. */
+export type DatasetRow = { id: string; title: string } & Partial<
+  Record<Exclude<Field, 'id' | 'title'>, string>
+>;
+
+/** One retailer's table. */
+export interface DatasetSide {
+  retailer: string;
+  rows: DatasetRow[];
+}
+
+/** A benchmark: two (or more) sides and the true cross-side pairs. */
+export interface Dataset {
+  name: string;
+  sides: DatasetSide[];
+  /** True pairs as `[left id, right id]` between sides 0 and 1. */
+  matches: Array<[string, string]>;
+}
+
+/** A predicted product: the listings it groups, as retailer + id. */
+export type Cluster = Array<{ retailer: string; id: string }>;
+
+interface DatasetManifest {
+  name?: string;
+  sides: Array<{ retailer: string; file: string; columns: Partial<Record<Field, string>> }>;
+  matches: { file: string; columns: [string, string] };
+}
+
+function readCsv(path: string): Array<Record<string, string>> {
+  return parse(readFileSync(path, 'utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+    relax_quotes: true,
+    bom: true,
+  });
+}
+
+/** Reads a benchmark folder as described by its `dataset.json`. */
+export function loadDataset(dir: string): Dataset {
+  const manifest = JSON.parse(readFileSync(join(dir, 'dataset.json'), 'utf8')) as DatasetManifest;
+  const sides = manifest.sides.map((side): DatasetSide => {
+    const rows = readCsv(join(dir, side.file)).map((raw) => {
+      const row: Record<string, string> = {};
+      for (const field of FIELDS) {
+        const column = side.columns[field];
+        const value = column ? raw[column] : undefined;
+        if (value !== undefined && value !== '') row[field] = value;
+      }
+      return row as DatasetRow;
+    });
+    return { retailer: side.retailer, rows: rows.filter((r) => r.id !== undefined && r.title !== undefined) };
+  });
+  const [left, right] = manifest.matches.columns;
+  const matches = readCsv(join(dir, manifest.matches.file)).map((m): [string, string] => [
+    m[left] ?? '',
+    m[right] ?? '',
+  ]);
+  return { name: manifest.name ?? dir.split('/').pop() ?? dir, sides, matches };
+}
+
+/** Parses prices as feeds write them: `$399.00`, `1,299.99`, `0` (unknown → null). */
+export function parsePrice(text: string | undefined): number | null {
+  if (!text) return null;
+  const value = Number.parseFloat(text.replace(/[^0-9.]/g, ''));
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** Merchant Center column for each benchmark field. */
+const FEED_COLUMNS: Record<Field, string> = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  brand: 'brand',
+  model: 'mpn',
+  category: 'product_type',
+  price: 'price',
+};
+
+const csvCell = (value: string | undefined): string =>
+  value === undefined ? '' : /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+
+/** Writes one benchmark side as a Merchant Center CSV feed. */
+export function writeSideFeed(side: DatasetSide, path: string): void {
+  const lines = [FIELDS.map((f) => FEED_COLUMNS[f]).join(',')];
+  for (const row of side.rows) lines.push(FIELDS.map((f) => csvCell(row[f])).join(','));
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+/**
+ * The step under evaluation: each side becomes a retailer feed, the whole ingest runs into a
+ * temporary data folder, and the published snapshot says which product each listing became.
+ */
+export async function resolveThroughIngest(
+  sides: readonly DatasetSide[],
+  content: Content = loadContent(),
+): Promise<Cluster[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-eval-er-'));
+  try {
+    const retailerOf = new Map<string, string>();
+    const feeds = sides.map((side) => {
+      const retailer = slugify(side.retailer) || 'retailer';
+      retailerOf.set(retailer, side.retailer);
+      const path = join(dir, `${retailer}.csv`);
+      writeSideFeed(side, path);
+      return { retailer, path };
+    });
+    const report = await runIngest({ dataDir: join(dir, 'data'), feeds, content, day: '2026-01-01' });
+    const snapshot = report.published ? currentSnapshotPath(join(dir, 'data')) : null;
+    if (!snapshot) throw new Error(`ingest published nothing: ${JSON.stringify(report.feeds)}`);
+    const db = openReadOnly(snapshot);
+    try {
+      const clusters = new Map<string, Cluster>();
+      const rows = db
+        .prepare(
+          `SELECT r.slug, l.retailer_item_id AS id, l.product_id FROM retailer_listings l
+           JOIN retailers r ON r.id = l.retailer_id`,
+        )
+        .all() as Array<{ slug: string; id: string; product_id: string }>;
+      for (const row of rows) {
+        const cluster = clusters.get(row.product_id) ?? [];
+        cluster.push({ retailer: retailerOf.get(row.slug) ?? row.slug, id: row.id });
+        clusters.set(row.product_id, cluster);
+      }
+      return [...clusters.values()];
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The resolver alone, on the rows as given (`--direct`): no normalization or classification. */
+export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
+  const records: ResolveRecord[] = [];
+  const origin: Array<{ retailer: string; id: string }> = [];
+  for (const side of sides) {
+    for (const row of side.rows) {
+      records.push({
+        key: `${side.retailer}\u0000${row.id}`,
+        source: side.retailer,
+        title: row.title,
+        description: row.description ?? null,
+        brand: row.brand ?? null,
+        mpn: row.model ?? null,
+        price: parsePrice(row.price),
+        productType: null,
+      });
+      origin.push({ retailer: side.retailer, id: row.id });
+    }
+  }
+  const byKey = new Map(records.map((r, i) => [r.key, origin[i]!]));
+  return resolveListings(records).products.map((p) => p.keys.map((k) => byKey.get(k)!));
+}
+
+/** Pairwise precision, recall and F1. */
+export interface PairScores {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/** Expands clusters into pairs between the first two retailers (left id, right id). */
+export function predictedPairs(clusters: readonly Cluster[], left: string, right: string): Set<string> {
+  const pairs = new Set<string>();
+  for (const cluster of clusters) {
+    for (const a of cluster) {
+      if (a.retailer !== left) continue;
+      for (const b of cluster) if (b.retailer === right) pairs.add(`${a.id}\u0000${b.id}`);
+    }
+  }
+  return pairs;
+}
+
+/** Scores predicted pairs against the true ones. */
+export function scorePairs(predicted: Set<string>, truth: ReadonlyArray<[string, string]>): PairScores {
+  const gold = new Set(truth.map(([a, b]) => `${a}\u0000${b}`));
+  let hits = 0;
+  for (const p of predicted) if (gold.has(p)) hits++;
+  const precision = predicted.size ? hits / predicted.size : 0;
+  const recall = gold.size ? hits / gold.size : 0;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  return { precision, recall, f1 };
+}
+
+/** Resolves and scores one dataset. */
+export async function evaluate(
+  dataset: Dataset,
+  direct = false,
+): Promise<PairScores & { seconds: number; pairs: number }> {
+  const start = performance.now();
+  const clusters = direct ? resolveDataset(dataset.sides) : await resolveThroughIngest(dataset.sides);
+  const seconds = (performance.now() - start) / 1000;
+  const [left, right] = dataset.sides;
+  const predicted = predictedPairs(clusters, left?.retailer ?? '', right?.retailer ?? '');
+  return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const json = argv.includes('--json');
+  const direct = argv.includes('--direct');
+  const dataFlag = argv.indexOf('--data');
+  // The default is ../shared/data/er relative to the repo root, wherever this runs from.
+  const root =
+    dataFlag >= 0 && argv[dataFlag + 1]
+      ? resolve(argv[dataFlag + 1]!)
+      : resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/data/er');
+  if (!existsSync(root)) {
+    console.log(`No entity-resolution data at ${root}; nothing to evaluate.`);
+    return;
+  }
+  const dirs = existsSync(join(root, 'dataset.json'))
+    ? [root]
+    : readdirSync(root, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(root, d.name, 'dataset.json')))
+        .map((d) => join(root, d.name))
+        .sort();
+  if (dirs.length === 0) {
+    console.log(`No dataset.json found under ${root}; nothing to evaluate.`);
+    return;
+  }
+  const results: Record<string, PairScores> = {};
+  const rows: string[] = [];
+  for (const dir of dirs) {
+    const dataset = loadDataset(dir);
+    const r = await evaluate(dataset, direct);
+    results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
+    rows.push(
+      [
+        dataset.name.padEnd(16),
+        r.precision.toFixed(3).padStart(9),
+        r.recall.toFixed(3).padStart(7),
+        r.f1.toFixed(3).padStart(6),
+        String(r.pairs).padStart(10),
+        String(dataset.matches.length).padStart(10),
+        r.seconds.toFixed(2).padStart(8),
+      ].join(' '),
+    );
+  }
+  if (json) {
+    console.log(JSON.stringify(results));
+    return;
+  }
+  console.log(
+    ['dataset'.padEnd(16), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
+      ' ',
+    ),
+  );
+  for (const row of rows) console.log(row);
+}
+
+// Run only as a script, so other harnesses can import resolveDataset and the scorers.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
+  await main(process.argv.slice(2));

@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { baseModel, relateModels, splitModel } from './base-model.js';
+
+describe('baseModel', () => {
+  it.each([
+    ['AM53BK', 'AM53'],
+    ['WF45R6100AW', 'WF45R6100'],
+    ['FS105NA', 'FS105'],
+    ['KXTS108W', 'KXTS108'],
+    ['UN55D6000SFXZA', 'UN55D6000'],
+    ['PSLX350H', 'PSLX350H'],
+    ['WET54G', 'WET54G'],
+    ['ps-lx350h', 'PSLX350H'],
+  ])('%s → %s', (model, base) => {
+    expect(baseModel(model)).toBe(base);
+  });
+
+  it('strips a leading brand name', () => {
+    expect(baseModel('SONYPSLX350H', 'Sony')).toBe('PSLX350H');
+  });
+
+  it('names the kind of each stripped suffix', () => {
+    expect(splitModel('UN55D6000SFXZA').suffixes.map((s) => s.kind)).toEqual(['color', 'region']);
+  });
+
+  it('returns a prefix of the normalized model (property)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z0-9]{1,16}$/), (model) => {
+        expect(model.startsWith(baseModel(model))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('relateModels', () => {
+  it.each([
+    ['PSLX350H', 'PSLX350H', 'same'],
+    ['SRSA212BK', 'SRSA212BLK', 'same'],
+    ['FS105', 'FS105NA', 'compatible'],
+    ['G303GR', 'STELLARG303G', 'compatible'],
+    ['AM53BK', 'AM53WH', 'variant'],
+    ['WF45R6100AW', 'WF45R6100AP', 'variant'],
+    ['KXTS108W', 'KXTS208W', 'conflict'],
+    ['3741001', '3841001', 'conflict'],
+    ['H890', '9661930403', 'unrelated'],
+  ])('%s vs %s: %s', (a, b, relation) => {
+    expect(relateModels(a, b)).toBe(relation);
+  });
+
+  it('is symmetric and reflexive (property)', () => {
+    const code = fc.stringMatching(/^[A-Z]{0,4}\d{1,5}[A-Z]{0,4}$/);
+    fc.assert(
+      fc.property(code, code, (a, b) => {
+        expect(relateModels(a, b)).toBe(relateModels(b, a));
+        expect(relateModels(a, a)).toBe('same');
+      }),
+    );
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Candidate generation. Comparing every pair of listings is quadratic; instead each record
+ * probes the postings of its rarest keys (title words and model codes, weighted by IDF) and
+ * keeps its best-sharing neighbours from other sources. Keys held by more than
+ * `maxBlockSize` records are skipped, so work per record is bounded and the whole step is
+ * near-linear in the number of records.
+ */
+import type { Corpus } from './features.js';
+
+/** Options for {@link candidatePairs}; defaults come from ResolveOptions. */
+export interface BlockingOptions {
+  maxBlockSize: number;
+  probesPerRecord: number;
+  candidatesPerRecord: number;
+}
+
+/**
+ * Cross-source candidate pairs as `[i, j]` with `i < j`, de-duplicated.
+ */
+export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<[number, number]> {
+  const { features, df, size } = corpus;
+  const postings = new Map<number, number[]>();
+  for (const f of features) {
+    for (const key of f.keys) {
+      if (df[key]! > options.maxBlockSize || df[key]! < 2) continue;
+      let list = postings.get(key);
+      if (!list) {
+        list = [];
+        postings.set(key, list);
+      }
+      list.push(f.index);
+    }
+  }
+
+  const idf = (key: number): number => Math.log((size + 1) / (df[key]! + 0.5));
+  const sourceIds = new Map<string, number>();
+  const sourceOf = Int32Array.from(features, (f) => {
+    let id = sourceIds.get(f.source);
+    if (id === undefined) {
+      id = sourceIds.size;
+      sourceIds.set(f.source, id);
+    }
+    return id;
+  });
+  const score = new Float64Array(size);
+  const touched: number[] = [];
+  const seen = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  const top = new TopK(options.candidatesPerRecord);
+
+  for (const f of features) {
+    const probes = f.keys
+      .filter((k) => postings.has(k))
+      .sort((a, b) => df[a]! - df[b]!)
+      .slice(0, options.probesPerRecord);
+    for (const key of probes) {
+      const w = idf(key);
+      for (const j of postings.get(key)!) {
+        if (sourceOf[j] === sourceOf[f.index]) continue;
+        if (score[j] === 0) touched.push(j);
+        score[j]! += w;
+      }
+    }
+    top.reset();
+    for (const j of touched) top.offer(j, score[j]!);
+    for (const j of top.items()) {
+      const lo = Math.min(f.index, j);
+      const hi = Math.max(f.index, j);
+      // Pairs are keyed as lo * size + hi; fine up to ~9e7 records before losing precision.
+      const id = lo * size + hi;
+      if (!seen.has(id)) {
+        seen.add(id);
+        pairs.push([lo, hi]);
+      }
+    }
+    for (const j of touched) score[j] = 0;
+    touched.length = 0;
+  }
+  return pairs;
+}
+
+/**
+ * The k highest-scoring items seen, kept in a small array; most offers lose to the current
+ * minimum and cost one comparison, so this beats sorting every touched record.
+ */
+class TopK {
+  readonly #ids: number[] = [];
+  readonly #scores: number[] = [];
+  constructor(readonly k: number) {}
+
+  reset(): void {
+    this.#ids.length = 0;
+    this.#scores.length = 0;
+  }
+
+  offer(id: number, score: number): void {
+    const n = this.#ids.length;
+    if (n === this.k && score <= this.#scores[n - 1]!) return;
+    // Insertion into a descending array; ties keep the earlier item first (deterministic).
+    let i = n === this.k ? n - 1 : n;
+    while (i > 0 && this.#scores[i - 1]! < score) {
+      this.#ids[i] = this.#ids[i - 1]!;
+      this.#scores[i] = this.#scores[i - 1]!;
+      i--;
+    }
+    this.#ids[i] = id;
+    this.#scores[i] = score;
+  }
+
+  items(): readonly number[] {
+    return this.#ids;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Turning scored pairs into products. Listings known to be the same item (shared GTIN;
+ * within one source, the same brand and exact model number) are merged first. Then
+ * candidate pairs are accepted best-first above a threshold, so each listing joins its
+ * strongest partner before weaker ones are considered; a merge is refused when it would put
+ * two listings of one source in a cluster, or join listings already scored as conflicting.
+ */
+
+/** A scored candidate pair. */
+export interface Edge {
+  i: number;
+  j: number;
+  probability: number;
+  /** The pair carries hard evidence of being different products. */
+  conflict: boolean;
+}
+
+/** Clusters of record indexes with the weakest accepted match probability of each. */
+export interface Clustering {
+  clusters: number[][];
+  confidence: number[];
+}
+
+class DisjointSets {
+  readonly parent: Int32Array;
+  constructor(n: number) {
+    this.parent = Int32Array.from({ length: n }, (_, i) => i);
+  }
+  find(x: number): number {
+    let root = x;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    while (this.parent[x] !== root) {
+      const next = this.parent[x]!;
+      this.parent[x] = root;
+      x = next;
+    }
+    return root;
+  }
+}
+
+/**
+ * Clusters `n` records.
+ * @param sources source of each record
+ * @param sameItem groups of record indexes that are certainly one item (merged unconditionally)
+ * @param edges scored cross-source candidate pairs
+ * @param threshold minimum probability to accept an edge
+ * @param mutualThreshold lower bar for an edge that is the best of both of its ends toward
+ *   the other's source: mutual best matches are rarely wrong even on weak evidence
+ */
+export function clusterRecords(
+  sources: readonly string[],
+  sameItem: readonly number[][],
+  edges: readonly Edge[],
+  threshold: number,
+  mutualThreshold = threshold,
+): Clustering {
+  const n = sources.length;
+  const sets = new DisjointSets(n);
+  const members = new Map<number, number[]>();
+  const sourceSets = new Map<number, Set<string>>();
+  const confidence = new Map<number, number>();
+  const membersOf = (root: number) => members.get(root) ?? [root];
+  const sourcesOf = (root: number) => sourceSets.get(root) ?? new Set([sources[root]!]);
+
+  const union = (a: number, b: number, p: number) => {
+    const ra = sets.find(a);
+    const rb = sets.find(b);
+    if (ra === rb) return;
+    const [big, small] = membersOf(ra).length >= membersOf(rb).length ? [ra, rb] : [rb, ra];
+    sets.parent[small] = big;
+    members.set(big, [...membersOf(big), ...membersOf(small)]);
+    members.delete(small);
+    sourceSets.set(big, new Set([...sourcesOf(big), ...sourcesOf(small)]));
+    sourceSets.delete(small);
+    confidence.set(big, Math.min(confidence.get(big) ?? 1, confidence.get(small) ?? 1, p));
+    confidence.delete(small);
+  };
+
+  for (const group of sameItem) for (let k = 1; k < group.length; k++) union(group[0]!, group[k]!, 1);
+
+  const conflicts = new Set<number>();
+  for (const e of edges) if (e.conflict) conflicts.add(Math.min(e.i, e.j) * n + Math.max(e.i, e.j));
+  const hasConflict = (xs: number[], ys: number[]) => {
+    if (conflicts.size === 0) return false;
+    for (const x of xs)
+      for (const y of ys) if (conflicts.has(Math.min(x, y) * n + Math.max(x, y))) return true;
+    return false;
+  };
+
+  const canMerge = (ra: number, rb: number): boolean => {
+    if (ra === rb) return false;
+    const sb = sourcesOf(rb);
+    for (const s of sourcesOf(ra)) if (sb.has(s)) return false;
+    return !hasConflict(membersOf(ra), membersOf(rb));
+  };
+  const tryMerge = (e: Edge): boolean => {
+    const ra = sets.find(e.i);
+    const rb = sets.find(e.j);
+    if (!canMerge(ra, rb)) return false;
+    union(ra, rb, e.probability);
+    return true;
+  };
+
+  const sourceIndex = new Map<string, number>();
+  for (const s of sources) if (!sourceIndex.has(s)) sourceIndex.set(s, sourceIndex.size);
+  const sourceCount = Math.max(sourceIndex.size, 1);
+
+  /** Edges that are the best remaining option of both of their ends toward each other's source. */
+  const mutualBest = (pool: readonly Edge[]): Edge[] => {
+    const best = new Map<number, number>();
+    const key = (i: number, otherSource: string) => i * sourceCount + sourceIndex.get(otherSource)!;
+    const offer = (k: number, p: number) => {
+      if (p > (best.get(k) ?? -1)) best.set(k, p);
+    };
+    for (const e of pool) {
+      offer(key(e.i, sources[e.j]!), e.probability);
+      offer(key(e.j, sources[e.i]!), e.probability);
+    }
+    return pool.filter(
+      (e) =>
+        best.get(key(e.i, sources[e.j]!)) === e.probability &&
+        best.get(key(e.j, sources[e.i]!)) === e.probability,
+    );
+  };
+
+  const usable = edges.filter((e) => !e.conflict && e.probability >= mutualThreshold);
+  usable.sort((a, b) => b.probability - a.probability);
+  const firstRound = new Set(mutualBest(usable));
+  for (const e of usable) if (e.probability >= threshold || firstRound.has(e)) tryMerge(e);
+
+  // A listing whose best partner went to someone else may still have a mutual best among
+  // what is left; a few rounds settle almost all of them.
+  for (let round = 0; round < 3; round++) {
+    const open = usable.filter((e) => canMerge(sets.find(e.i), sets.find(e.j)));
+    let merged = 0;
+    for (const e of mutualBest(open)) if (tryMerge(e)) merged++;
+    if (merged === 0) break;
+  }
+
+  const byRoot = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const root = sets.find(i);
+    const list = byRoot.get(root);
+    if (list) list.push(i);
+    else byRoot.set(root, [i]);
+  }
+  const clusters = [...byRoot.values()];
+  return { clusters, confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1) };
+}

@@ -1,0 +1,179 @@
+/**
+ * Everything the resolver needs to know about each record, computed once: tokens, model
+ * numbers, brand, edition facts and a TF-IDF title vector. Document frequencies come from
+ * the batch being resolved, so rarity is judged against the retailers' own vocabulary.
+ */
+import { BrandLexicon, normalizeBrand } from './brand.js';
+import { type Edition, extractEdition } from './editions.js';
+import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
+import { charNgrams, colorFamilies, tokenize } from './tokens.js';
+import type { ResolveRecord } from './types.js';
+import { buildVector, type SparseVector } from './vector.js';
+
+/** Pre-computed view of one record. */
+export interface RecordFeatures {
+  index: number;
+  source: string;
+  /** Title word tokens. */
+  tokens: string[];
+  /** Model numbers from the title and the feed's MPN: strong identity claims. */
+  titleCodes: string[];
+  /** Model numbers only found in the description: weaker claims. */
+  descCodes: string[];
+  /** Title + description + MPN, upper-case alphanumerics only, to find codes written with spaces. */
+  compactText: string;
+  /** The record's best model number: a valid MPN, else its rarest title code. */
+  primaryModel: string | null;
+  /** Normalized brand, stated or inferred from the title; '' when unknown. */
+  brand: string;
+  /** Whether {@link brand} came from the feed rather than from the title. */
+  brandStated: boolean;
+  edition: Edition;
+  /** Color families from the color field, or else from the title. */
+  colors: Set<string>;
+  vector: SparseVector;
+  /** Interned blocking keys (title words and codes). */
+  keys: number[];
+  gtin: string | null;
+  price: number | null;
+}
+
+/** Corpus-level statistics shared by blocking and scoring. */
+export interface Corpus {
+  features: RecordFeatures[];
+  /** Document frequency per interned term id. */
+  df: Int32Array;
+  /** Document frequency of each normalized model code. */
+  codeDf: Map<string, number>;
+  size: number;
+}
+
+/** A code carried by this many records or more is a standard or feature name, not a model. */
+export const GENERIC_CODE_DF = 12;
+
+/** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
+const NGRAM_WEIGHT = 0.4;
+
+/** Computes {@link RecordFeatures} for every record plus the batch's term statistics. */
+export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
+  const lexicon = new BrandLexicon();
+  for (const r of records) lexicon.add(normalizeBrand(r.brand));
+
+  const vocab = new Map<string, number>();
+  const intern = (term: string): number => {
+    let id = vocab.get(term);
+    if (id === undefined) {
+      id = vocab.size;
+      vocab.set(term, id);
+    }
+    return id;
+  };
+
+  // Retailers split and join words differently (`print shop` / `printshop`); a joined pair
+  // that some record writes as one word counts as that word too.
+  const titleTokens = records.map((r) => tokenize(r.title));
+  const wordCount = new Map<string, number>();
+  for (const tokens of titleTokens) for (const t of tokens) wordCount.set(t, (wordCount.get(t) ?? 0) + 1);
+  const words = new Set(wordCount.keys());
+  // A word the batch also uses on its own, plus a one- or two-digit number (`WIN32`,
+  // `LEARN2`, `VEGAS7`), is a name and version rather than a part number.
+  const isNameWithVersion = (code: string): boolean => {
+    const m = /^([A-Z]{3,})\d{1,2}$/.exec(code);
+    return m !== null && (wordCount.get(m[1]!.toLowerCase()) ?? 0) >= 2;
+  };
+  for (const tokens of titleTokens) {
+    const n = tokens.length;
+    for (let k = 0; k + 1 < n; k++) {
+      const joined = tokens[k]! + tokens[k + 1]!;
+      if (joined.length >= 6 && /[a-z]/.test(joined) && words.has(joined)) tokens.push(joined);
+    }
+  }
+
+  // Words and codes recur across records; intern each one's n-grams once.
+  const gramCache = new Map<string, number[]>();
+  const gramIds = (text: string): number[] => {
+    let ids = gramCache.get(text);
+    if (!ids) {
+      ids = charNgrams(text).map((gram) => intern(`~${gram}`));
+      gramCache.set(text, ids);
+    }
+    return ids;
+  };
+
+  const codeDf = new Map<string, number>();
+  const raw = records.map((r, index) => {
+    const tokens = titleTokens[index]!;
+    const titleCodes = extractModelNumbers(r.title).filter((c) => !isNameWithVersion(c));
+    const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
+    if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
+    const descCodes = r.description
+      ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
+      : [];
+    for (const c of new Set([...titleCodes, ...descCodes])) codeDf.set(c, (codeDf.get(c) ?? 0) + 1);
+    const terms: number[] = tokens.map(intern);
+    const keys = new Set<number>(terms);
+    for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
+    // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
+    for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const id of gramIds(t)) terms.push(id);
+    for (const code of titleCodes) {
+      terms.push(intern(`#${code}`));
+      for (const id of gramIds(code)) terms.push(id);
+    }
+    return { r, tokens, titleCodes, descCodes, mpn, terms, keys: [...keys] };
+  });
+
+  const df = new Int32Array(vocab.size);
+  // Count each term once per record without allocating a set per record.
+  const lastSeen = new Int32Array(vocab.size).fill(-1);
+  raw.forEach((x, index) => {
+    for (const list of [x.terms, x.keys]) {
+      for (const id of list) {
+        if (lastSeen[id] === index) continue;
+        lastSeen[id] = index;
+        df[id]!++;
+      }
+    }
+  });
+  const n = records.length;
+  const idfTable = new Float64Array(vocab.size);
+  for (const [term, id] of vocab) {
+    idfTable[id] = Math.log((n + 1) / (df[id]! + 0.5)) * (term.startsWith('~') ? NGRAM_WEIGHT : 1);
+  }
+  const idf = (id: number): number => idfTable[id]!;
+
+  const features = raw.map((x, index): RecordFeatures => {
+    const { r } = x;
+    let primaryModel: string | null = null;
+    if (x.mpn && isModelNumberLike(x.mpn)) primaryModel = x.mpn;
+    else {
+      let best = Number.POSITIVE_INFINITY;
+      for (const c of x.titleCodes) {
+        const f = codeDf.get(c) ?? 0;
+        if (f <= best) {
+          best = f;
+          primaryModel = c;
+        }
+      }
+    }
+    const stated = normalizeBrand(r.brand);
+    const price = typeof r.price === 'number' && r.price > 0 ? r.price : null;
+    return {
+      index,
+      source: r.source,
+      tokens: x.tokens,
+      titleCodes: x.titleCodes,
+      descCodes: x.descCodes,
+      compactText: `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`.toUpperCase().replace(/[^A-Z0-9]/g, ''),
+      primaryModel,
+      brand: stated || lexicon.infer(r.title),
+      brandStated: stated !== '',
+      edition: extractEdition(r.title),
+      colors: colorFamilies(r.color || r.title),
+      vector: buildVector(x.terms, idf),
+      keys: x.keys,
+      gtin: r.gtin ?? null,
+      price,
+    };
+  });
+  return { features, df, codeDf, size: n };
+}

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
+
+describe('extractModelNumbers', () => {
+  it.each([
+    ['Sony Turntable - PSLX350H', ['PSLX350H']],
+    ['Sony PS-LX350H/ Belt Drive System', ['PSLX350H']],
+    ['Belkin Monitor Cable - F3H982-25', ['F3H98225']],
+    ['Garmin 010-10723-02 Carrying Case', ['0101072302']],
+    ['Sony Cyber-shot Digital Camera - Pink - DSCW120/P', ['DSCW120P']],
+    ['Computer Speakers - SRSA212/BLK', ['SRSA212BLK']],
+    ['Linksys G Wireless-G WET54G Wireless Bridge', ['WET54G']],
+    ['Weber Genesis Grill - 3741001', ['3741001']],
+  ])('%s', (text, expected) => {
+    expect(extractModelNumbers(text)).toEqual(expected);
+  });
+
+  it('ignores measurements, years, versions, prices and standards', () => {
+    expect(
+      extractModelNumbers('500GB 1080p 50Hz 100W 5-user 2007 v11 $1,299.99 10/100 win32 12-Port 3.5in'),
+    ).toEqual([]);
+    expect(extractModelNumbers('printmaster v.17.0 gold, arcserve r11.5, v10.4.7')).toEqual([]);
+    expect(extractModelNumbers('adventure workshop 4th-6th grade')).toEqual([]);
+  });
+
+  it('returns normalized codes only (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (text) => {
+        for (const code of extractModelNumbers(text)) {
+          expect(code).toMatch(/^[A-Z0-9]{4,24}$/);
+          expect(code).toMatch(/\d/);
+          expect(normalizeModelNumber(code)).toBe(code);
+        }
+      }),
+    );
+  });
+
+  it('finds a code whatever its case and hyphenation (property)', () => {
+    const code = fc
+      .tuple(
+        fc.stringMatching(/^[A-Z]{2,4}$/),
+        fc.stringMatching(/^[1-9]\d{2,4}$/),
+        fc.stringMatching(/^[A-Z]{0,2}$/),
+      )
+      .filter(([letters, , tail]) => isModelNumberLike(`${letters}1${tail}`));
+    fc.assert(
+      fc.property(code, fc.boolean(), ([letters, digits, tail], lower) => {
+        const plain = `${letters}${digits}${tail}`;
+        fc.pre(isModelNumberLike(plain));
+        const written = `${letters}-${digits}${tail}`;
+        const title = `Acme Widget - ${lower ? written.toLowerCase() : written}`;
+        expect(extractModelNumbers(title)).toContain(plain);
+      }),
+    );
+  });
+});
+
+describe('normalizeModelNumber', () => {
+  it('removes separators and upper-cases', () => {
+    expect(normalizeModelNumber('ps-lx 350.h')).toBe('PSLX350H');
+  });
+
+  it('is idempotent (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (raw) => {
+        const once = normalizeModelNumber(raw);
+        expect(normalizeModelNumber(once)).toBe(once);
+      }),
+    );
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Finding manufacturer model numbers in free text. A model number is a code that mixes
+ * letters and digits (`PSLX350H`, `KXTS108W`) or a hyphenated digit code (`963293-0403`);
+ * retailers write the same code with or without separators, so candidates are compared
+ * in a normalized form: upper-case, separators removed.
+ */
+
+/** A number followed by a unit or counter is a measurement, not a model number. */
+const UNIT_CODE =
+  /^\d+(?:GB|MB|TB|KB|GHZ|MHZ|KHZ|HZ|W|WATTS?|V|VAC|VDC|A|MAH|MM|CM|M|IN|INCH|INCHES|FT|FEET|LB|LBS|OZ|MP|X|P|I|K|PK|PACK|PCS?|USERS?|U|RPM|DB|BIT|BITS|PORTS?|CH|CHANNEL|D|TH|ST|ND|RD|S|MBPS|GBPS|KBPS|PPM|DPI|MIN|HR|HRS|YR|YRS|YEARS?|DAYS?|CD|DVD|ML|L|G|KG|QT|GAL|SEC|MS|NITS?|LUMENS?|CLIENTS?|SEATS?|LIC|DISCS?|DISC|DISK)$/;
+
+/** Version markers (`V11`, `R5`) identify a release, not a product. */
+const VERSION_CODE = /^[VR]\d{1,2}$/;
+
+/** Platform and standard names that look like codes. */
+const STANDARD_CODES = new Set([
+  'WIN32',
+  'WIN64',
+  'X64',
+  'X86',
+  'H264',
+  'H265',
+  'MPEG2',
+  'MPEG4',
+  'USB20',
+  'USB30',
+  'DDR2',
+  'DDR3',
+  'DDR4',
+  'IEEE1394',
+  '80211B',
+  '80211G',
+  '80211N',
+  '80211AC',
+]);
+
+/** Characters retailers insert inside codes (`PS-LX350H`, `KDL.40`). */
+const SEPARATORS = /[-_.\s]/g;
+
+/**
+ * Normalizes a model number for comparison: upper-case, separators removed.
+ * Returns an empty string when nothing alphanumeric is left.
+ */
+export function normalizeModelNumber(raw: string): string {
+  return raw
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(SEPARATORS, '')
+    .replace(/[^A-Z0-9]/g, '');
+}
+
+/**
+ * Whether a normalized code looks like a model number rather than a word, a number or a
+ * measurement.
+ */
+export function isModelNumberLike(code: string): boolean {
+  if (code.length < 4 || code.length > 24) return false;
+  const hasDigit = /\d/.test(code);
+  if (!hasDigit) return false;
+  const hasLetter = /[A-Z]/.test(code);
+  // Bare digit runs of six or more are catalogue numbers (`3741001`, `0101093600`); shorter
+  // ones are quantities, years and versions.
+  if (!hasLetter) return code.length >= 6;
+  if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
+  if (STANDARD_CODES.has(code)) return false;
+  // Ordinal ranges (`4th-6th` grade) and bare measurements joined by hyphens.
+  if (/^(\d+(ST|ND|RD|TH))+$/.test(code)) return false;
+  // Ordinals and resolutions like 1080P are already units; long words with one digit
+  // (`WINDOWS7`) are product names, not codes.
+  const letters = code.replace(/\d/g, '').length;
+  if (letters > 8 && code.length - letters === 1) return false;
+  return true;
+}
+
+/**
+ * Model-number candidates found in text, normalized and de-duplicated, in order of
+ * appearance. `'Sony Turntable - PSLX350H'` and `'Sony PS-LX350H'` both give `PSLX350H`.
+ */
+export function extractModelNumbers(text: string): string[] {
+  const found = new Set<string>();
+  // Slashes and whitespace end a code (`PSLX350H/ Belt Drive`, `10/100`); hyphens and dots
+  // inside a chunk are separators within one code.
+  // A short tail after a slash is a variant suffix of the code before it (`DSCW120/P`,
+  // `SRSA212/BLK`); keep it attached so color variants stay distinct.
+  const joined = text.replace(
+    /\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g,
+    '$1$2',
+  );
+  for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
+    const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
+    if (!trimmed) continue;
+    // Versions and releases (`v.17.0`, `r11.5`) name a release, not a product.
+    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d+$/i.test(trimmed)) continue;
+    // Prices and decimals (`1299.99`) are not catalogue numbers.
+    if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
+    const code = normalizeModelNumber(trimmed);
+    const hadSeparator = /[-_.]/.test(trimmed);
+    if (isModelNumberLike(code)) {
+      found.add(code);
+      continue;
+    }
+    // `Wireless-G WET54G` style chunks: a hyphenated word plus code; try the parts.
+    if (hadSeparator) {
+      for (const part of trimmed.split(/[-_.]+/)) {
+        const partCode = normalizeModelNumber(part);
+        if (isModelNumberLike(partCode)) found.add(partCode);
+      }
+    }
+  }
+  return [...found];
+}

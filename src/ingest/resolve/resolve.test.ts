@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { type ResolveRecord, resolveListings } from './index.js';
+
+const rec = (
+  key: string,
+  source: string,
+  title: string,
+  extra: Partial<ResolveRecord> = {},
+): ResolveRecord => ({
+  key,
+  source,
+  title,
+  ...extra,
+});
+
+/** Product of each key, as sorted key lists, for order-independent comparison. */
+function clustersOf(records: ResolveRecord[]) {
+  return resolveListings(records)
+    .products.map((p) => [...p.keys].sort())
+    .sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+const electronics: ResolveRecord[] = [
+  rec('abt:1', 'abt', 'Sony Turntable - PSLX350H', { price: 99 }),
+  rec('buy:1', 'buy', 'Sony PS-LX350H Belt Drive Turntable', { brand: 'SONY', price: 94.5 }),
+  rec('abt:2', 'abt', 'Panasonic Integrated Telephone System - KXTS108W'),
+  rec('buy:2', 'buy', 'Panasonic KX-TS208W 2-Line Integrated Telephone', { brand: 'Panasonic' }),
+  rec('abt:3', 'abt', 'Bose Acoustimass 5 Series III Speaker System - AM53BK'),
+  rec('buy:3', 'buy', 'Bose Acoustimass 5 Series III Speaker System - AM53WH', { brand: 'Bose' }),
+  rec('abt:4', 'abt', 'Netgear ProSafe 5 Port Switch - FS105'),
+  rec('buy:4', 'buy', 'Netgear ProSafe FS105 Ethernet Switch - FS105NA', { brand: 'Netgear' }),
+];
+
+describe('resolveListings', () => {
+  it('merges one product across retailers and keeps different models apart', () => {
+    expect(clustersOf(electronics)).toEqual([
+      ['abt:1', 'buy:1'],
+      ['abt:2'],
+      ['abt:3'],
+      ['abt:4', 'buy:4'],
+      ['buy:2'],
+      ['buy:3'],
+    ]);
+  });
+
+  it('reports model number, brand and confidence per product', () => {
+    const { products } = resolveListings(electronics);
+    const turntable = products.find((p) => p.keys.includes('abt:1'))!;
+    expect(turntable).toMatchObject({ modelNumber: 'PSLX350H', brand: 'SONY' });
+    expect(turntable.confidence).toBeGreaterThan(0.5);
+    expect(products.find((p) => p.keys.includes('abt:2'))!.confidence).toBe(1);
+  });
+
+  it('links color variants across retailers into one group', () => {
+    const { products, groups } = resolveListings(electronics);
+    const bose = groups.find((g) => g.baseModel === 'AM53');
+    expect(bose?.variantDimensions).toEqual(['color']);
+    expect(bose?.productIndexes.map((i) => products[i]!.keys[0]).sort()).toEqual(['abt:3', 'buy:3']);
+  });
+
+  it('merges by GTIN whatever the titles say', () => {
+    const gtin = '00012345678905';
+    expect(
+      clustersOf([rec('a:1', 'a', 'Widget', { gtin }), rec('b:1', 'b', 'Totally different', { gtin })]),
+    ).toEqual([['a:1', 'b:1']]);
+  });
+
+  it('merges two listings of one retailer only when they are the same item', () => {
+    const records = [
+      rec('a:1', 'a', 'Sony Turntable - PSLX350H', { brand: 'Sony' }),
+      rec('a:2', 'a', 'Sony PS-LX350H turntable, black', { brand: 'Sony' }),
+      rec('a:3', 'a', 'Acme Stand Mixer'),
+      rec('a:4', 'a', 'Acme Stand Mixer'),
+    ];
+    expect(clustersOf(records)).toEqual([['a:1', 'a:2'], ['a:3'], ['a:4']]);
+  });
+
+  it('does not treat color variants of one model in one retailer as the same item', () => {
+    const records = [
+      rec('b:1', 'buy', 'Nikon Coolpix S550 Digital Camera - Plum', { brand: 'Nikon' }),
+      rec('b:2', 'buy', 'Nikon Coolpix S550 Digital Camera - Graphite Black', { brand: 'Nikon' }),
+    ];
+    expect(clustersOf(records)).toEqual([['b:1'], ['b:2']]);
+  });
+
+  it('keeps software versions, editions and platforms apart', () => {
+    const records = [
+      rec('amz:1', 'amazon', 'microsoft office 2007 professional'),
+      rec('amz:2', 'amazon', 'adobe photoshop cs3 [mac]'),
+      rec('amz:3', 'amazon', 'quickbooks pro 2008 5-user'),
+      rec('ggl:1', 'google', 'microsoft office 2008 professional'),
+      rec('ggl:2', 'google', 'adobe photoshop cs3 windows'),
+      rec('ggl:3', 'google', 'quickbooks pro 2008 1-user'),
+      rec('ggl:4', 'google', 'microsoft office professional 2007'),
+    ];
+    expect(clustersOf(records)).toEqual([
+      ['amz:1', 'ggl:4'],
+      ['amz:2'],
+      ['amz:3'],
+      ['ggl:1'],
+      ['ggl:2'],
+      ['ggl:3'],
+    ]);
+  });
+
+  it('is deterministic', () => {
+    expect(resolveListings(electronics)).toEqual(resolveListings(electronics));
+  });
+
+  it('handles an empty batch', () => {
+    expect(resolveListings([])).toEqual({ products: [], groups: [] });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The resolver end to end: features → candidate pairs → scores → clusters → products →
+ * variant groups. Pure and deterministic: the same records in the same order give the same
+ * result.
+ */
+import { candidatePairs } from './blocking.js';
+import { normalizeBrand } from './brand.js';
+import { clusterRecords, type Edge } from './cluster.js';
+import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
+import { scorePair } from './score.js';
+import type { ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
+import { variantGroups } from './variants.js';
+
+const DEFAULTS: Required<ResolveOptions> = {
+  threshold: 0.5,
+  mutualBestThreshold: 0.25,
+  maxBlockSize: 100,
+  probesPerRecord: 8,
+  candidatesPerRecord: 10,
+};
+
+/** Groups of records that are certainly one item: shared GTIN, or one source's same brand + model. */
+function sameItemGroups(corpus: Corpus): number[][] {
+  const groups = new Map<string, number[]>();
+  const add = (key: string, index: number) => {
+    const list = groups.get(key);
+    if (list) list.push(index);
+    else groups.set(key, [index]);
+  };
+  for (const f of corpus.features) {
+    if (f.gtin) add(`g\u0000${f.gtin}`, f.index);
+    // A code many records share is a series or standard name, not proof of one item.
+    const rare = f.primaryModel !== null && (corpus.codeDf.get(f.primaryModel) ?? 0) < GENERIC_CODE_DF;
+    // Listings naming different colors are variants, not one item, whatever the model says.
+    const colors = [...f.colors].sort().join(',');
+    if (f.brand && f.primaryModel && rare) {
+      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}\u0000${colors}`, f.index);
+    }
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+function mostCommon<T>(values: T[]): T | null {
+  const counts = new Map<T, number>();
+  let best: T | null = null;
+  let bestCount = 0;
+  for (const v of values) {
+    const c = (counts.get(v) ?? 0) + 1;
+    counts.set(v, c);
+    if (c > bestCount) {
+      best = v;
+      bestCount = c;
+    }
+  }
+  return best;
+}
+
+/**
+ * Resolves retailer listings into products (one per real-world item, at most one listing
+ * per retailer unless the listings are the same item) and links variants into groups.
+ * Handles 100,000 records in seconds: candidate generation is blocked on rare keys.
+ */
+export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
+  const opts = { ...DEFAULTS, ...options };
+  const corpus = buildCorpus(records);
+  const edges: Edge[] = candidatePairs(corpus, opts).map(([i, j]) => {
+    const s = scorePair(records, corpus, i, j);
+    return { i, j, probability: s.probability, conflict: s.conflict };
+  });
+  const { clusters, confidence } = clusterRecords(
+    corpus.features.map((f) => f.source),
+    sameItemGroups(corpus),
+    edges,
+    opts.threshold,
+    opts.mutualBestThreshold,
+  );
+
+  // Show a brand as some feed spelled it, not in its normalized comparison form.
+  const brandDisplay = new Map<string, string>();
+  for (const r of records) {
+    const n = normalizeBrand(r.brand);
+    if (n && r.brand && !brandDisplay.has(n)) brandDisplay.set(n, r.brand.trim());
+  }
+
+  const order = clusters.map((c, k) => ({
+    members: [...c].sort((a, b) => a - b),
+    confidence: confidence[k]!,
+  }));
+  order.sort((a, b) => a.members[0]! - b.members[0]!);
+  const products: ResolvedProduct[] = [];
+  const forGrouping = order.map(({ members, confidence: conf }) => {
+    const fs = members.map((m) => corpus.features[m]!);
+    const modelNumber = mostCommon(fs.map((f) => f.primaryModel).filter((m): m is string => m !== null));
+    const brand = mostCommon(fs.map((f) => f.brand).filter(Boolean));
+    const display = brand ? (brandDisplay.get(brand) ?? brand) : null;
+    products.push({
+      keys: members.map((m) => records[m]!.key),
+      modelNumber,
+      brand: display,
+      confidence: Math.round(conf * 1000) / 1000,
+    });
+    return { members, modelNumber, brand: display };
+  });
+  return { products, groups: variantGroups(records, forGrouping) };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { buildCorpus } from './features.js';
+import { scorePair } from './score.js';
+import type { ResolveRecord } from './types.js';
+
+function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>) {
+  const records: ResolveRecord[] = [
+    { key: 'a', source: 'a', title: '', ...a },
+    { key: 'b', source: 'b', title: '', ...b },
+    // Unrelated records give the IDF something to compare against.
+    ...[
+      'Panasonic Headset KXTCA86',
+      'Bose Speaker AM53BK',
+      'Netgear Switch FS105',
+      'Sony Camera DSCW120',
+    ].map((title, i): ResolveRecord => ({ key: `x${i}`, source: 'x', title })),
+  ];
+  return scorePair(records, buildCorpus(records), 0, 1);
+}
+
+describe('scorePair', () => {
+  it('matches the same model written differently', () => {
+    const s = score({ title: 'Sony Turntable - PSLX350H' }, { title: 'Sony PS-LX350H Belt Drive Turntable' });
+    expect(s.model).toBe(1);
+    expect(s.probability).toBeGreaterThan(0.9);
+  });
+
+  it('treats conflicting model numbers as strong evidence against', () => {
+    const s = score(
+      { title: 'Panasonic Phone System - KXTS108W' },
+      { title: 'Panasonic Phone System - KXTS208W' },
+    );
+    expect(s.model).toBe(-1);
+    expect(s.probability).toBeLessThan(0.1);
+  });
+
+  it('flags a color/size/region suffix difference as a variant conflict', () => {
+    const s = score({ title: 'Bose Acoustimass 5 - AM53BK' }, { title: 'Bose Acoustimass 5 - AM53WH' });
+    expect(s.variantConflict).toBe(true);
+    expect(s.probability).toBeLessThan(0.1);
+  });
+
+  it('separates software editions with near-identical titles', () => {
+    expect(
+      score({ title: 'Microsoft Office 2007' }, { title: 'Microsoft Office 2008' }).probability,
+    ).toBeLessThan(0.5);
+    expect(
+      score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'Adobe Photoshop CS3 Win' }).probability,
+    ).toBeLessThan(0.5);
+    expect(
+      score({ title: 'Adobe Photoshop CS3 Mac' }, { title: 'adobe photoshop cs3 mac' }).probability,
+    ).toBeGreaterThan(0.9);
+  });
+
+  it('uses GTIN agreement and conflict', () => {
+    expect(
+      score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Gadget', gtin: '00012345678905' })
+        .probability,
+    ).toBeGreaterThan(0.9);
+    expect(
+      score({ title: 'Widget', gtin: '00012345678905' }, { title: 'Widget', gtin: '00012345678912' })
+        .probability,
+    ).toBeLessThan(0.5);
+  });
+
+  it('lets different stated colors outweigh equal titles', () => {
+    const same = score({ title: 'Acme Kettle', color: 'Red' }, { title: 'Acme Kettle', color: 'Red' });
+    const diff = score({ title: 'Acme Kettle', color: 'Red' }, { title: 'Acme Kettle', color: 'Blue' });
+    expect(diff.probability).toBeLessThan(same.probability);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The match score of two listings: a log-odds sum of independent pieces of evidence,
+ * squashed to a probability. Title similarity sets the baseline; model numbers, GTINs,
+ * brands, release facts, specs and price move it. A conflicting model number is strong
+ * evidence against a match, and model numbers that differ only by a variant suffix are
+ * different products.
+ */
+
+import { type ModelRelation, relateModels } from './base-model.js';
+import { brandsAgree } from './brand.js';
+import { editionConflict } from './editions.js';
+import { type Corpus, GENERIC_CODE_DF, type RecordFeatures } from './features.js';
+import type { ResolveRecord } from './types.js';
+import { cosine } from './vector.js';
+
+/** The evidence behind one score, kept for debugging and tests. */
+export interface PairScore {
+  probability: number;
+  titleSimilarity: number;
+  /** +1 the model numbers agree, -1 they conflict, 0 no evidence. */
+  model: -1 | 0 | 1;
+  /** True when the model numbers share a base but carry different variant suffixes. */
+  variantConflict: boolean;
+  /** Hard evidence of different products: conflicting model numbers or releases. */
+  conflict: boolean;
+  /** Log-odds contribution of each piece of evidence that moved the score. */
+  evidence: Record<string, number>;
+}
+
+/** An edition penalty this large is a different release (year, platform, count, release code). */
+const HARD_EDITION_CONFLICT = 3;
+
+function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+function normalizeValue(v: string | null | undefined): string {
+  return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+type ModelEvidence = { z: number; model: -1 | 0 | 1; variantConflict: boolean };
+
+const RELATION_RANK: Record<ModelRelation, number> = {
+  same: 4,
+  compatible: 3,
+  variant: 2,
+  conflict: 1,
+  unrelated: 0,
+};
+
+function modelEvidence(a: RecordFeatures, b: RecordFeatures, corpus: Corpus): ModelEvidence {
+  const rare = (c: string) => (corpus.codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
+  const aTitle = a.titleCodes.filter(rare);
+  const bTitle = b.titleCodes.filter(rare);
+
+  // The primary (rarest) codes decide disagreements: a shared series code (`E310`) does not
+  // outweigh different catalogue numbers (`3741001` / `3841001`).
+  let primary: ModelRelation | null = null;
+  if (a.primaryModel && b.primaryModel && rare(a.primaryModel) && rare(b.primaryModel)) {
+    primary = relateModels(a.primaryModel, b.primaryModel, a.brand, b.brand);
+    if (primary === 'variant') return { z: -4, model: -1, variantConflict: true };
+  }
+
+  let best: ModelRelation = 'unrelated';
+  for (const x of aTitle) {
+    for (const y of bTitle) {
+      const r = relateModels(x, y, a.brand, b.brand);
+      if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
+    }
+  }
+  if (primary === 'conflict' && best !== 'same') return { z: -3, model: -1, variantConflict: false };
+  if (best === 'same') return { z: 4, model: 1, variantConflict: false };
+
+  const bAll = new Set(b.descCodes.filter(rare));
+  const aAll = new Set(a.descCodes.filter(rare));
+  if (aTitle.some((c) => bAll.has(c)) || bTitle.some((c) => aAll.has(c))) {
+    return { z: 2.5, model: 1, variantConflict: false };
+  }
+  // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
+  const inText = (codes: string[], other: RecordFeatures) =>
+    codes.some((c) => c.length >= 5 && other.compactText.includes(c));
+  if (inText(aTitle, b) || inText(bTitle, a)) return { z: 2.5, model: 1, variantConflict: false };
+  switch (best) {
+    case 'compatible':
+      return { z: 1.5, model: 1, variantConflict: false };
+    case 'variant':
+      return { z: -4, model: -1, variantConflict: true };
+    case 'conflict':
+      return { z: -3, model: -1, variantConflict: false };
+    default:
+      // Both carry codes but from different numbering schemes: weak evidence.
+      return { z: aTitle.length > 0 && bTitle.length > 0 ? -0.75 : 0, model: 0, variantConflict: false };
+  }
+}
+
+/**
+ * Scores one candidate pair. `records` are the original inputs (for color, size, specs and
+ * product type), `corpus` their pre-computed features.
+ */
+export function scorePair(
+  records: readonly ResolveRecord[],
+  corpus: Corpus,
+  i: number,
+  j: number,
+): PairScore {
+  const a = corpus.features[i]!;
+  const b = corpus.features[j]!;
+  const ra = records[i]!;
+  const rb = records[j]!;
+  const titleSimilarity = cosine(a.vector, b.vector);
+  const evidence: Record<string, number> = { title: -5 + 9 * titleSimilarity };
+  const add = (name: string, delta: number) => {
+    if (delta !== 0) evidence[name] = (evidence[name] ?? 0) + delta;
+  };
+
+  const m = modelEvidence(a, b, corpus);
+  add('model', m.z);
+
+  if (a.gtin && b.gtin) add('gtin', a.gtin === b.gtin ? 8 : -4);
+
+  if (a.brand && b.brand) {
+    if (brandsAgree(a.brand, b.brand)) add('brand', 0.5);
+    else {
+      const aInB = a.brand.split(' ').every((t) => b.tokens.includes(t));
+      const bInA = b.brand.split(' ').every((t) => a.tokens.includes(t));
+      // A brand read off the title may be a series or publisher name; trust it less.
+      if (!aInB && !bInA) add('brand', a.brandStated && b.brandStated ? -1.5 : -0.5);
+    }
+  }
+
+  const editionPenalty = editionConflict(a.edition, b.edition);
+  add('edition', -editionPenalty);
+
+  // Different named colors are different variants, even when titles agree otherwise.
+  if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) add('color', -2);
+
+  if (a.price && b.price) {
+    const ratio = Math.max(a.price, b.price) / Math.min(a.price, b.price);
+    if (ratio > 3) add('price', -0.75);
+    else if (ratio > 1.8) add('price', -0.3);
+  }
+
+  if (ra.productType && rb.productType && ra.productType !== rb.productType) add('productType', -2);
+  for (const field of ['size'] as const) {
+    const x = normalizeValue(ra[field]);
+    const y = normalizeValue(rb[field]);
+    if (x && y && x !== y) add(field, -3);
+  }
+  if (ra.specs && rb.specs) {
+    let plus = 0;
+    let minus = 0;
+    for (const [key, value] of Object.entries(ra.specs)) {
+      const other = rb.specs[key];
+      if (other === undefined) continue;
+      if (normalizeValue(value) === normalizeValue(other)) plus += 0.25;
+      else minus += 0.75;
+    }
+    add('specs', Math.min(plus, 1) - Math.min(minus, 2.25));
+  }
+
+  let z = 0;
+  for (const delta of Object.values(evidence)) z += delta;
+  return {
+    probability: sigmoid(z),
+    titleSimilarity,
+    model: m.model,
+    variantConflict: m.variantConflict,
+    conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT,
+    evidence,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * One retailer listing as the resolver sees it. The ingest pipeline builds these after
+ * normalizing and classifying a feed; the resolver never touches the database.
+ */
+export interface ResolveRecord {
+  /** Unique listing key (retailer + item id). */
+  key: string;
+  /**
+   * Retailer slug. Two records of one source are never merged unless they are the same item
+   * (same GTIN, or same exact model number and brand).
+   */
+  source: string;
+  title: string;
+  description?: string | null;
+  /** Canonical brand name if the feed gave one; when null the resolver infers it from the title. */
+  brand?: string | null;
+  /** Already validated, zero-padded GTIN-14, or null. */
+  gtin?: string | null;
+  /** Manufacturer part number from the feed; may be wrong or noisy. */
+  mpn?: string | null;
+  price?: number | null;
+  /** Product type slug if classified. */
+  productType?: string | null;
+  specs?: Record<string, string>;
+  itemGroupId?: string | null;
+  color?: string | null;
+  size?: string | null;
+}
+
+/** One real-world product: the listings that resolved to it. */
+export interface ResolvedProduct {
+  /** Keys of the records merged into this product, in input order. */
+  keys: string[];
+  /** Normalized model number (upper-case, separators removed), if one was found. */
+  modelNumber: string | null;
+  brand: string | null;
+  /** 0..1; the weakest accepted match inside the cluster, 1 for a single listing. */
+  confidence: number;
+}
+
+/** Products that are variants (color, size, region, configuration) of one another. */
+export interface VariantGroup {
+  /** Indexes into {@link ResolveResult.products}. */
+  productIndexes: number[];
+  baseModel: string | null;
+  /** Which attributes differ between the members, e.g. `['color']`. */
+  variantDimensions: string[];
+  seriesName: string | null;
+}
+
+export interface ResolveResult {
+  products: ResolvedProduct[];
+  groups: VariantGroup[];
+}
+
+/** Tuning knobs; every field has a default meant to work on unseen data. */
+export interface ResolveOptions {
+  /** Minimum match probability for two listings to be merged. Default 0.5. */
+  threshold?: number;
+  /**
+   * Lower bar for a pair where each listing is the other's best candidate from that
+   * retailer. Default 0.25.
+   */
+  mutualBestThreshold?: number;
+  /** Blocking keys shared by more records than this are ignored. Default 100. */
+  maxBlockSize?: number;
+  /** How many rarest keys of each record are used to find candidates. Default 8. */
+  probesPerRecord?: number;
+  /** Candidates kept per record before full scoring. Default 10. */
+  candidatesPerRecord?: number;
+}

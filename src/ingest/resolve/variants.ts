@@ -1,0 +1,113 @@
+/**
+ * Variant groups: products that are the color, size, region or configuration variants of
+ * one model. Two signals link them: a retailer's own item group id (within that retailer),
+ * and model numbers that reduce to the same base model for the same brand.
+ */
+import { splitModel } from './base-model.js';
+import { normalizeBrand } from './brand.js';
+import type { ResolveRecord, VariantGroup } from './types.js';
+
+/** What {@link variantGroups} needs to know about one resolved product. */
+export interface ProductForGrouping {
+  /** Record indexes of the product's listings. */
+  members: number[];
+  modelNumber: string | null;
+  brand: string | null;
+}
+
+function normalizeValue(v: string | null | undefined): string {
+  return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Word-wise common prefix of the titles, without a trailing separator; null if empty. */
+function commonTitlePrefix(titles: string[]): string | null {
+  const split = titles.map((t) => t.split(/\s+/).filter(Boolean));
+  const first = split[0] ?? [];
+  let len = 0;
+  while (
+    len < first.length &&
+    split.every((words) => words[len]?.toLowerCase() === first[len]!.toLowerCase())
+  ) {
+    len++;
+  }
+  const prefix = first
+    .slice(0, len)
+    .join(' ')
+    .replace(/[\s\-–,:/|]+$/, '');
+  return prefix.length > 0 ? prefix : null;
+}
+
+/**
+ * Groups products into variant groups; only groups of two or more products are returned.
+ */
+export function variantGroups(
+  records: readonly ResolveRecord[],
+  products: readonly ProductForGrouping[],
+): VariantGroup[] {
+  const parent = products.map((_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const link = (byKey: Map<string, number>, key: string, product: number) => {
+    const other = byKey.get(key);
+    if (other === undefined) byKey.set(key, product);
+    else parent[find(product)] = find(other);
+  };
+
+  const byItemGroup = new Map<string, number>();
+  const byBase = new Map<string, number>();
+  products.forEach((p, index) => {
+    for (const m of p.members) {
+      const r = records[m]!;
+      if (r.itemGroupId) link(byItemGroup, `${r.source}\u0000${r.itemGroupId}`, index);
+    }
+    if (p.modelNumber) {
+      const base = splitModel(p.modelNumber, p.brand).base;
+      link(byBase, `${normalizeBrand(p.brand)}\u0000${base}`, index);
+    }
+  });
+
+  const byRoot = new Map<number, number[]>();
+  products.forEach((_, i) => {
+    const root = find(i);
+    byRoot.set(root, [...(byRoot.get(root) ?? []), i]);
+  });
+
+  const groups: VariantGroup[] = [];
+  for (const indexes of byRoot.values()) {
+    if (indexes.length < 2) continue;
+    const members = indexes.map((i) => products[i]!);
+    const parts = members.map((p) => (p.modelNumber ? splitModel(p.modelNumber, p.brand) : null));
+    const bases = new Set(parts.map((x) => x?.base ?? null));
+    const dimensions = new Set<string>();
+    for (const kind of ['color', 'size', 'region'] as const) {
+      const codes = new Set(parts.map((x) => x?.suffixes.find((s) => s.kind === kind)?.code ?? ''));
+      if (codes.size > 1) dimensions.add(kind);
+    }
+    for (const field of ['color', 'size'] as const) {
+      const values = new Set(members.map((p) => normalizeValue(records[p.members[0]!]![field])));
+      values.delete('');
+      if (values.size > 1) dimensions.add(field);
+    }
+    // Spec keys every member states but with different values are configuration axes.
+    const specSets = members.map((p) => records[p.members[0]!]!.specs ?? {});
+    for (const key of Object.keys(specSets[0] ?? {})) {
+      const values = specSets.map((s) => s[key]);
+      if (values.every((v) => v !== undefined) && new Set(values.map(normalizeValue)).size > 1) {
+        dimensions.add(key);
+      }
+    }
+    const base = bases.size === 1 ? ([...bases][0] ?? null) : null;
+    groups.push({
+      productIndexes: indexes,
+      baseModel: base,
+      variantDimensions: [...dimensions].sort(),
+      seriesName: commonTitlePrefix(members.map((p) => records[p.members[0]!]!.title)),
+    });
+  }
+  return groups;
+}

@@ -1,0 +1,120 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectFormat, readFeed, sniffFormat } from '../src/ingest/feeds/index.js';
+import { normalizeRow } from '../src/ingest/listing.js';
+import { FIXTURES } from './helpers/fixture-catalog.js';
+
+const CASES = join(FIXTURES, 'feeds');
+
+/** Reads one feed the way ingest does: rows → listings and issues, paths made relative. */
+async function readCase(path: string, retailer: string) {
+  const listings = [];
+  const issues = [];
+  for await (const row of readFeed(path)) {
+    if ('error' in row) {
+      issues.push({ line: row.line, severity: 'error', reason: row.error });
+      continue;
+    }
+    const result = normalizeRow(row, retailer);
+    for (const i of result.issues) issues.push({ ...i, file: basename(i.file) });
+    if (result.listing) listings.push({ ...result.listing, file: basename(result.listing.file) });
+  }
+  return { format: await detectFormat(path), listings, issues };
+}
+
+describe('feed formats (golden files in test/fixtures/feeds/<case>/)', () => {
+  const cases = readdirSync(CASES, { withFileTypes: true }).filter((d) => d.isDirectory());
+  it.each(cases.map((d) => d.name))('%s reads as expected.json says', async (name) => {
+    const input = readdirSync(join(CASES, name)).find((f) => f.startsWith('input.'));
+    expect(input).toBeDefined();
+    const result = await readCase(join(CASES, name, input!), name);
+    await expect(`${JSON.stringify(result, null, 2)}\n`).toMatchFileSnapshot(
+      join(CASES, name, 'expected.json'),
+    );
+  });
+});
+
+describe('format detection', () => {
+  it.each([
+    ['<?xml version="1.0"?><rss>', 'xml'],
+    ['\uFEFF  [ {"id": 1} ]', 'json'],
+    ['{"products": [\n{"id": 1}]}', 'json'],
+    ['{"id": 1}\n{"id": 2}', 'ndjson'],
+    ['id\ttitle\n1\tx', 'tsv'],
+    ['id,title\n1,x', 'csv'],
+    ['hello', null],
+  ])('%j is %s', (head, format) => {
+    expect(sniffFormat(head)).toBe(format);
+  });
+});
+
+describe('feed parsers round-trip any text', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-feeds-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const text = fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength: 40 })
+    // feeds carry no control characters (XML cannot); a title is never blank
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+    .map((s) => s.replace(/[\u0000-\u001f\u007f\ufffe\uffff]/g, ' ').trim())
+    .filter((s) => s.length > 0);
+  const items = fc.array(fc.record({ id: fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/), title: text }), {
+    minLength: 1,
+    maxLength: 5,
+  });
+  const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const readAll = async (path: string) => {
+    const rows = [];
+    for await (const row of readFeed(path))
+      if (!('error' in row)) rows.push({ id: row.fields.id, title: row.fields.title });
+    return rows;
+  };
+
+  it('XML', async () => {
+    await fc.assert(
+      fc.asyncProperty(items, async (list) => {
+        const path = join(dir, 'feed.xml');
+        const body = list
+          .map((i) => `<item><g:id>${escapeXml(i.id)}</g:id><title>${escapeXml(i.title)}</title></item>`)
+          .join('');
+        writeFileSync(path, `<rss xmlns:g="http://base.google.com/ns/1.0"><channel>${body}</channel></rss>`);
+        expect(await readAll(path)).toEqual(list);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('NDJSON and JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(items, async (list) => {
+        const nd = join(dir, 'feed.ndjson');
+        writeFileSync(nd, list.map((i) => JSON.stringify(i)).join('\n'));
+        expect(await readAll(nd)).toEqual(list);
+        const js = join(dir, 'feed.json');
+        writeFileSync(js, JSON.stringify({ items: list }, null, 1));
+        expect(await readAll(js)).toEqual(list);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('CSV', async () => {
+    await fc.assert(
+      fc.asyncProperty(items, async (list) => {
+        const path = join(dir, 'feed.csv');
+        const cell = (s: string) => `"${s.replace(/"/g, '""')}"`;
+        writeFileSync(path, `id,title\n${list.map((i) => `${cell(i.id)},${cell(i.title)}`).join('\n')}\n`);
+        expect(await readAll(path)).toEqual(list);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a broken XML feed fails as a whole instead of yielding part of it', async () => {
+    const path = join(dir, 'broken.xml');
+    writeFileSync(path, '<rss><channel><item><g:id>1</g:id><title>a</title></item><item><title>b</titl');
+    await expect(readAll(path)).rejects.toThrow();
+  });
+});
