@@ -54,7 +54,10 @@ describe('MCP token budget on demo products', () => {
     if (measured.length)
       console.info(
         `MCP result tokens (o200k_base, budget ${BUDGET}):\n${measured
-          .map((m) => `  ${m.tool.padEnd(24)} ${String(m.tokens).padStart(5)}  (text ${m.text}, structured ${m.structured})`)
+          .map(
+            (m) =>
+              `  ${m.tool.padEnd(24)} ${String(m.tokens).padStart(5)}  (text ${m.text}, structured ${m.structured})`,
+          )
           .join('\n')}`,
       );
   });
@@ -74,7 +77,10 @@ describe('MCP token budget on demo products', () => {
     ['get_price_history', () => ({ product_id: product().id, days: 365 })],
     ['find_alternatives', () => ({ product_id: product().id })],
     ['get_product_knowledge', () => ({ product_id: product().id })],
-    ['lookup_error_code', () => ({ brand: product().brand?.name ?? 'Bosch', product_type: 'dishwasher', code: 'drain failure' })],
+    [
+      'lookup_error_code',
+      () => ({ brand: product().brand?.name ?? 'Bosch', product_type: 'dishwasher', code: 'drain failure' }),
+    ],
   ];
 
   for (const [tool, args] of cases) {
@@ -84,7 +90,9 @@ describe('MCP token budget on demo products', () => {
       if (result.isError && text.startsWith('NOT_AVAILABLE'))
         ctx.skip(`${tool}: this build has no REST endpoint for it yet`);
       expect(result.isError, text).toBeFalsy();
-      const tokens = countTokens(JSON.stringify({ content: result.content, structuredContent: result.structuredContent }));
+      const tokens = countTokens(
+        JSON.stringify({ content: result.content, structuredContent: result.structuredContent }),
+      );
       measured.push({
         tool,
         tokens,
