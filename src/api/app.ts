@@ -10,7 +10,11 @@ import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
+import { swaggerPlugin } from './plugins/swagger.js';
+import { catalogTreeRoutes } from './routes/v2/catalog-tree.js';
 import { directoryRoutes } from './routes/v2/directory.js';
+import { knowledgeRoutes } from './routes/v2/knowledge.js';
+import { productDetailRoutes } from './routes/v2/product-details.js';
 import { productRoutes } from './routes/v2/products.js';
 
 export interface AppOptions {
@@ -51,16 +55,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(envelopePlugin);
   await app.register(errorsPlugin);
   await app.register(catalogPlugin, { provider: options.catalog });
+  await app.register(swaggerPlugin);
 
-  app.get('/health', { config: { public: true } }, async () => {
-    let catalog: string | null = null;
-    try {
-      catalog = app.catalog().version;
-    } catch {
-      catalog = null;
-    }
-    return { status: catalog ? 'ok' : 'no_catalog', catalog };
-  });
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { tags: ['meta'], summary: 'Health and the served catalog snapshot' },
+    },
+    async () => {
+      let catalog: string | null = null;
+      try {
+        catalog = app.catalog().version;
+      } catch {
+        catalog = null;
+      }
+      return { status: catalog ? 'ok' : 'no_catalog', catalog };
+    },
+  );
 
   const access = options.access ?? {};
   const counters = createCounterStore({
@@ -82,6 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(limitsPlugin, { limiter });
       await v2.register(productRoutes);
       await v2.register(directoryRoutes);
+      await v2.register(productDetailRoutes);
+      await v2.register(catalogTreeRoutes);
+      await v2.register(knowledgeRoutes);
     },
     { prefix: '/v2' },
   );

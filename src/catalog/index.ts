@@ -17,7 +17,35 @@ export {
 } from './directory-queries.js';
 export { ftsQuery } from './fts.js';
 export {
+  GROUP_SORTS,
+  type GroupListParams,
+  type GroupSortField,
+  getGroup,
+  listGroups,
+} from './group-queries.js';
+export { editDistance, lookupModel } from './model-lookup.js';
+export {
+  dailyBest,
+  priceIntelligence,
+  signalsFor,
+  snapshotDay,
+  TREND_THRESHOLD,
+  trendOf,
+} from './price-queries.js';
+export {
+  ATTRIBUTE_ROLES,
+  type AttributeRole,
+  attributesOf,
+  productByGtin,
+  RELATIONSHIP_TYPES,
+  type RelationshipType,
+  relationshipsOf,
+  toGtin14,
+  variantsOf,
+} from './product-extras.js';
+export {
   attachOffers,
+  attachSignals,
   getProduct,
   getProductBySlug,
   InvalidCursorError,
@@ -37,3 +65,12 @@ export {
   newSnapshotPath,
   publishSnapshot,
 } from './snapshot.js';
+export {
+  attributeSchema,
+  listCategories,
+  listProductTypes,
+  type ProductTypeListParams,
+  productTypeBySlug,
+  type SpecDef,
+  typeSpecs,
+} from './taxonomy-queries.js';

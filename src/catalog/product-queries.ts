@@ -2,6 +2,7 @@ import type { Product } from '../schemas/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
 import { ftsQuery } from './fts.js';
+import { signalsFor } from './price-queries.js';
 import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 
 /** Sortable fields of GET /v2/products, with the SQL expression each sorts by. */
@@ -30,6 +31,10 @@ export interface ProductListParams {
   includeLegacy?: boolean;
   dataTiers?: number[];
   includeOffers?: boolean;
+  /** adds price and lifecycle signals to each product */
+  includeSignals?: boolean;
+  /** one product per product group (its cheapest matching member), with `_variant_count` */
+  groupVariants?: boolean;
 }
 
 export class InvalidCursorError extends Error {
@@ -78,6 +83,17 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     args.push(...params.dataTiers);
   } else if (!params.includeLegacy) {
     where.push('p.data_tier < 3');
+  }
+
+  if (params.groupVariants) {
+    // the representative of a group is its cheapest member that passes the same filters
+    const filters = where.filter((w) => !w.includes('products_fts'));
+    const filterArgs = args.slice(where.length - filters.length === 0 ? 0 : 1);
+    const inner = filters.map((w) => w.replace(/\bp\./g, 'p2.')).join(' AND ');
+    where.push(`(p.product_group_id IS NULL OR p.id = (SELECT p2.id FROM products p2
+      WHERE p2.product_group_id = p.product_group_id${inner ? ` AND ${inner}` : ''}
+      ORDER BY p2.current_best_price IS NULL, p2.current_best_price, p2.id LIMIT 1))`);
+    args.push(...filterArgs);
   }
 
   const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
@@ -129,12 +145,33 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
 
   const products = rows.slice(0, limit).map(toProduct);
   if (params.includeOffers) attachOffers(db, products);
+  if (params.includeSignals) attachSignals(db, products);
+  if (params.groupVariants) attachVariantCounts(db, products);
   return { products, page: pageInfo({ total, limit, offset, cursor: params.cursor ?? null, next }) };
 }
 
 function orderSql(sort: { field: ProductSortField; desc: boolean }): string {
   const dir = sort.desc ? 'DESC' : 'ASC';
   return `${PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc']} ${dir}, p.id ${dir}`;
+}
+
+export function attachSignals(db: Db, products: Product[]): void {
+  const signals = signalsFor(db, products);
+  for (const p of products) p.signals = signals.get(p.id);
+}
+
+function attachVariantCounts(db: Db, products: Product[]): void {
+  const counts = stmt(
+    db,
+    `SELECT product_group_id AS id, count(*) AS n FROM products
+     WHERE product_group_id IN (SELECT value FROM json_each(?)) GROUP BY product_group_id`,
+  ).all(JSON.stringify(products.map((p) => p.product_group_id).filter(Boolean))) as {
+    id: string;
+    n: number;
+  }[];
+  const byGroup = new Map(counts.map((c) => [c.id, c.n]));
+  for (const p of products)
+    p._variant_count = p.product_group_id ? (byGroup.get(p.product_group_id) ?? 1) : 1;
 }
 
 export function attachOffers(db: Db, products: Product[]): void {

@@ -1,4 +1,19 @@
 export { Brand, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
 export { FreeObject, Nullable, Slug, Timestamp, Uuid } from './common.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
-export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown } from './product.js';
+export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
+export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';
+export {
+  AiProduct,
+  AttributeSchema,
+  BarcodeResult,
+  CategoryWithChildren,
+  ModelLookup,
+  PriceIntelligence,
+  ProductAttributes,
+  ProductGroup,
+  ProductTypeKnowledge,
+  RelationshipItem,
+  Relationships,
+  SchemaOrgProduct,
+} from './resources.js';

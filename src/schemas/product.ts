@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, Offer, ProductType } from './catalog.js';
 import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+import { ProductKnowledge } from './knowledge.js';
 
 export const ProductGroupRef = Type.Object({
   id: Uuid,
@@ -29,6 +30,25 @@ export const KnowledgeMeta = Type.Object({
   brand_profile: Type.Boolean(),
   knowledge_url: Type.String(),
 });
+
+/** Price and lifecycle signals (include_signals); the rules are in docs/api.md. */
+export const Signals = Type.Object({
+  price_trend: Type.Union([Type.Literal('rising'), Type.Literal('falling'), Type.Literal('stable')]),
+  avg_30d: Nullable(Type.Number({ description: 'average of the daily best price over the last 30 days' })),
+  price_vs_avg_30d: Nullable(
+    Type.Number({ description: 'current best price against avg_30d, in percent (negative = cheaper)' }),
+  ),
+  lowest_90d: Nullable(Type.Number({ description: 'lowest daily best price in the last 90 days' })),
+  is_lowest_in_90_days: Type.Boolean(),
+  in_stock_offers: Type.Integer(),
+  lifecycle: Type.Union([
+    Type.Literal('current'),
+    Type.Literal('successor_available'),
+    Type.Literal('legacy'),
+  ]),
+  successor_id: Nullable(Type.String()),
+});
+export type Signals = Static<typeof Signals>;
 
 export const Attribute = Type.Object({
   key: Type.String(),
@@ -68,7 +88,7 @@ const productFields = {
   ),
   product_group: Nullable(ProductGroupRef),
   offers: Type.Optional(Type.Array(Offer)),
-  signals: Type.Optional(FreeObject),
+  signals: Type.Optional(Signals),
   _variant_count: Type.Optional(Type.Integer()),
   _naming_method: Nullable(Type.String()),
   _naming_confidence: Nullable(Type.Number()),
@@ -76,7 +96,7 @@ const productFields = {
   _spec_sources: FreeObject,
   _quality_breakdown: QualityBreakdown,
   _knowledge: Type.Optional(KnowledgeMeta),
-  knowledge: Type.Optional(FreeObject),
+  knowledge: Type.Optional(ProductKnowledge),
   attributes: Type.Optional(Type.Array(Attribute)),
   _score: Type.Optional(Type.Number()),
 };

@@ -1,16 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import {
+  attachOffers,
+  attachSignals,
+  attributesOf,
+  type Db,
   getProduct,
   getProductBySlug,
   InvalidCursorError,
   listProducts,
   type ProductSortField,
+  variantsOf,
 } from '../../../catalog/index.js';
-import { Envelope, ErrorEnvelope, ListEnvelope, Product } from '../../../schemas/index.js';
+import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
+import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
+import { errorResponses, FormatParam, formatProducts, requirePlan, sendFormatted } from './shared.js';
 
 const SORT_PATTERN = '^-?(name|price|quality_score|created_at|updated_at)$';
 
@@ -49,9 +56,26 @@ const ListQuery = Type.Object({
     Type.String({ pattern: '^[1-4](,[1-4])*$', description: 'comma-separated tiers, e.g. 1,2' }),
   ),
   include_offers: Type.Optional(Flag),
+  include_signals: Type.Optional(Flag),
+  group_variants: Type.Optional(Flag),
+  format: Type.Optional(FormatParam),
 });
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
+const SingleQuery = Type.Object({
+  include_variants: Type.Optional(Flag),
+  include_offers: Type.Optional(Flag),
+  include_attributes: Type.Optional(Flag),
+  include_signals: Type.Optional(Flag),
+  include_knowledge: Type.Optional(
+    Type.String({
+      pattern: (Flag as unknown as { pattern: string }).pattern,
+      description:
+        'flag: inline knowledge (lifespan, maintenance, cost of ownership, buying guide); Starter plan or above',
+    }),
+  ),
+  format: Type.Optional(FormatParam),
+});
+type SingleQuery = Static<typeof SingleQuery>;
 
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -60,19 +84,22 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['products'],
         summary: 'Search and list products',
+        description:
+          'Keyword search (q) and filtered listing with cursor pagination. format=ai and format=schemaorg change the shape of each item.',
         querystring: ListQuery,
-        response: { 200: ListEnvelope(Product), ...errors },
+        response: { 200: ListEnvelope(Product), ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       if (q.min_price !== undefined && q.max_price !== undefined && q.min_price > q.max_price)
         throw invalidParam('min_price', 'must not be greater than max_price');
       const sort = q.sort
         ? { field: q.sort.replace(/^-/, '') as ProductSortField, desc: q.sort.startsWith('-') }
         : undefined;
+      const db = app.catalog().db;
       try {
-        const { products, page } = listProducts(app.catalog().db, {
+        const { products, page } = listProducts(db, {
           q: q.q,
           limit: q.limit,
           cursor: q.cursor,
@@ -87,7 +114,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
           includeLegacy: flag(q.include_legacy),
           dataTiers: q.data_tier?.split(',').map(Number),
           includeOffers: flag(q.include_offers),
+          includeSignals: flag(q.include_signals),
+          groupVariants: flag(q.group_variants),
         });
+        if (q.format && q.format !== 'json')
+          return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
         return okPage(request, products, page);
       } catch (error) {
         if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
@@ -96,6 +127,23 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  /** Adds what the single-product query asks for, then answers in the asked format. */
+  function single(db: Db, product: Product, query: SingleQuery, request: Parameters<typeof ok>[0]) {
+    const includeKnowledge = flag(query.include_knowledge);
+    if (includeKnowledge) requirePlan(request, 'starter', 'include_knowledge');
+    if (flag(query.include_offers)) attachOffers(db, [product]);
+    if (flag(query.include_signals)) attachSignals(db, [product]);
+    if (flag(query.include_attributes)) product.attributes = attributesOf(db, product.id);
+    if (flag(query.include_variants)) {
+      product.variants = variantsOf(db, product);
+      if (flag(query.include_offers)) attachOffers(db, product.variants);
+    }
+    const meta = knowledgeMeta(db, product);
+    if (meta) product._knowledge = meta;
+    if (includeKnowledge) product.knowledge = productKnowledge(db, product);
+    return product;
+  }
+
   app.get(
     '/products/:id',
     {
@@ -103,15 +151,22 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['products'],
         summary: 'A product by id',
         params: Type.Object({ id: UuidParam }),
-        querystring: Type.Object({ include_offers: Type.Optional(Flag) }),
-        response: { 200: Envelope(Product), ...errors },
+        querystring: SingleQuery,
+        response: { 200: Envelope(Product), ...errorResponses },
       },
     },
-    async (request) => {
-      const product = getProduct(app.catalog().db, request.params.id, {
-        includeOffers: flag(request.query.include_offers),
-      });
-      if (!product) throw notFound('product', request.params.id);
+    async (request, reply) => {
+      const db = app.catalog().db;
+      const found = getProduct(db, request.params.id);
+      if (!found) throw notFound('product', request.params.id);
+      const product = single(db, found, request.query, request);
+      const format = request.query.format;
+      if (format && format !== 'json')
+        return sendFormatted(
+          request,
+          reply,
+          formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
+        );
       return ok(request, product);
     },
   );
@@ -123,15 +178,22 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['products'],
         summary: 'A product by slug',
         params: Type.Object({ slug: SlugParam }),
-        querystring: Type.Object({ include_offers: Type.Optional(Flag) }),
-        response: { 200: Envelope(Product), ...errors },
+        querystring: SingleQuery,
+        response: { 200: Envelope(Product), ...errorResponses },
       },
     },
-    async (request) => {
-      const product = getProductBySlug(app.catalog().db, request.params.slug, {
-        includeOffers: flag(request.query.include_offers),
-      });
-      if (!product) throw notFound('product', request.params.slug);
+    async (request, reply) => {
+      const db = app.catalog().db;
+      const found = getProductBySlug(db, request.params.slug);
+      if (!found) throw notFound('product', request.params.slug);
+      const product = single(db, found, request.query, request);
+      const format = request.query.format;
+      if (format && format !== 'json')
+        return sendFormatted(
+          request,
+          reply,
+          formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
+        );
       return ok(request, product);
     },
   );

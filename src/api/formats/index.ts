@@ -1,0 +1,2 @@
+export { keySpecs, toAiProduct } from './ai.js';
+export { toSchemaOrgProduct } from './schemaorg.js';

@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { PLANS, type PlanId, planAtLeast } from '../../../access/index.js';
+import type { PageInfo } from '../../../catalog/index.js';
+import { attachOffers, type Db, typeSpecs } from '../../../catalog/index.js';
+import { productKnowledge } from '../../../knowledge/index.js';
+import type { Product } from '../../../schemas/index.js';
+import { ErrorEnvelope } from '../../../schemas/index.js';
+import { AppError } from '../../errors.js';
+import { toAiProduct, toSchemaOrgProduct } from '../../formats/index.js';
+import { meta } from '../../plugins/envelope.js';
+
+/** Error responses every authenticated route can give. */
+export const errorResponses = {
+  400: ErrorEnvelope,
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  429: ErrorEnvelope,
+  503: ErrorEnvelope,
+};
+
+export const FORMATS = ['json', 'schemaorg', 'ai'] as const;
+export type Format = (typeof FORMATS)[number];
+export const FormatParam = Type.Union(
+  FORMATS.map((f) => Type.Literal(f)),
+  {
+    default: 'json',
+    description:
+      'json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct)',
+  },
+);
+
+/** 403 PLAN_REQUIRED unless the calling key's plan is `plan` or above. */
+export function requirePlan(request: FastifyRequest, plan: PlanId, feature: string): void {
+  const current = request.apiKey?.plan as PlanId | undefined;
+  if (current && planAtLeast(current, plan)) return;
+  throw new AppError(
+    'PLAN_REQUIRED',
+    `${feature} requires the ${PLANS[plan].name} plan or above (this key is on ${current ? PLANS[current].name : 'no plan'})`,
+    { requiredPlan: plan, currentPlan: current ?? null },
+  );
+}
+
+/** True when the calling key's plan includes knowledge (Starter and above). */
+export const hasKnowledgePlan = (request: FastifyRequest): boolean => {
+  const plan = request.apiKey?.plan as PlanId | undefined;
+  return plan !== undefined && planAtLeast(plan, 'starter');
+};
+
+/** Turns products into the representation of `format` (offers are loaded for ai and schemaorg). */
+export function formatProducts(
+  db: Db,
+  request: FastifyRequest,
+  products: Product[],
+  format: Exclude<Format, 'json'>,
+  options: { knowledge?: boolean } = {},
+): unknown[] {
+  const missing = products.filter((p) => !p.offers);
+  if (missing.length) attachOffers(db, missing);
+  const specs = typeSpecs(db);
+  return products.map((p) => {
+    const defs = (p.product_type && specs.get(p.product_type.id)) || [];
+    if (format === 'schemaorg') return toSchemaOrgProduct(p, defs);
+    const knowledge = options.knowledge && hasKnowledgePlan(request) ? productKnowledge(db, p) : undefined;
+    return toAiProduct(p, defs, knowledge);
+  });
+}
+
+/**
+ * Sends an envelope whose data is in the ai or schemaorg shape. These bypass the route's
+ * json response serializer (their shapes are listed as components in the OpenAPI document).
+ */
+export function sendFormatted(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: unknown,
+  pagination?: PageInfo,
+): FastifyReply {
+  const body = { success: true, data, meta: meta(request), ...(pagination ? { pagination } : {}) };
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}

@@ -1,0 +1,179 @@
+import type { ProductGroup } from '../schemas/index.js';
+import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
+import { type Db, stmt } from './database.js';
+import { attachOffers, InvalidCursorError } from './product-queries.js';
+import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+
+type Row = Record<string, unknown>;
+
+const GROUP_SELECT = `
+SELECT g.*,
+  b.id AS b_id, b.name AS b_name, b.slug AS b_slug, b.logo_url AS b_logo_url, b.website_url AS b_website_url, b.created_at AS b_created_at,
+  c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.description AS c_description, c.icon AS c_icon, c.is_featured AS c_is_featured,
+  c.parent_id AS c_parent_id, c.level AS c_level, c.path AS c_path,
+  t.id AS t_id, t.name AS t_name, t.slug AS t_slug, t.subcategory_id AS t_subcategory_id, t.is_active AS t_is_active, t.level AS t_level, t.path AS t_path
+FROM product_groups g
+LEFT JOIN brands b ON b.id = g.brand_id
+LEFT JOIN categories c ON c.id = g.category_id
+LEFT JOIN product_types t ON t.id = g.product_type_id`;
+
+/** Sortable fields of GET /v2/product-groups. */
+export const GROUP_SORTS = {
+  name: 'g.name',
+  variant_count: 'g.variant_count',
+  created_at: 'g.created_at',
+} as const;
+export type GroupSortField = keyof typeof GROUP_SORTS;
+
+function toGroup(row: Row): ProductGroup {
+  let dims: string[] = [];
+  try {
+    dims = JSON.parse(String(row.variant_dimensions_json ?? '[]')) as string[];
+  } catch {
+    dims = [];
+  }
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    slug: String(row.slug),
+    description: (row.description as string | null) ?? null,
+    base_model: (row.base_model as string | null) ?? null,
+    series_name: (row.series_name as string | null) ?? null,
+    variant_dimensions: dims,
+    original_msrp: (row.original_msrp as number | null) ?? null,
+    current_market_value: (row.current_market_value as number | null) ?? null,
+    product_status: (row.product_status as string | null) ?? null,
+    brand_id: (row.brand_id as string | null) ?? null,
+    category_id: (row.category_id as string | null) ?? null,
+    product_type_id: (row.product_type_id as string | null) ?? null,
+    brand: row.b_id
+      ? {
+          id: String(row.b_id),
+          name: String(row.b_name),
+          slug: String(row.b_slug),
+          logo_url: (row.b_logo_url as string | null) ?? null,
+          website_url: (row.b_website_url as string | null) ?? null,
+          created_at: String(row.b_created_at),
+        }
+      : null,
+    category: row.c_id
+      ? {
+          id: String(row.c_id),
+          name: String(row.c_name),
+          slug: String(row.c_slug),
+          description: (row.c_description as string | null) ?? null,
+          icon: (row.c_icon as string | null) ?? null,
+          is_featured: Boolean(row.c_is_featured),
+          parent_id: (row.c_parent_id as string | null) ?? null,
+          level: Number(row.c_level),
+          path: String(row.c_path),
+        }
+      : null,
+    product_type: row.t_id
+      ? {
+          id: String(row.t_id),
+          name: String(row.t_name),
+          slug: String(row.t_slug),
+          subcategory_id: (row.t_subcategory_id as string | null) ?? null,
+          is_active: Boolean(row.t_is_active),
+          level: Number(row.t_level),
+          path: String(row.t_path),
+        }
+      : null,
+    variant_count: Number(row.variant_count ?? 0),
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+  };
+}
+
+export interface GroupListParams {
+  q?: string;
+  brandId?: string;
+  categoryId?: string;
+  productTypeId?: string;
+  limit: number;
+  cursor?: string;
+  sort?: { field: GroupSortField; desc: boolean };
+  includeProducts?: boolean;
+}
+
+/** Product groups with filters and keyset pagination (spec §4.11). */
+export function listGroups(db: Db, params: GroupListParams): { groups: ProductGroup[]; page: PageInfo } {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (params.q) {
+    where.push(
+      "(g.name LIKE ? ESCAPE '\\' OR g.base_model LIKE ? ESCAPE '\\' OR g.series_name LIKE ? ESCAPE '\\')",
+    );
+    const like = `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    args.push(like, like, like);
+  }
+  if (params.brandId) {
+    where.push('g.brand_id = ?');
+    args.push(params.brandId);
+  }
+  if (params.categoryId) {
+    where.push('(g.category_id = ? OR g.category_id IN (SELECT id FROM categories WHERE parent_id = ?))');
+    args.push(params.categoryId, params.categoryId);
+  }
+  if (params.productTypeId) {
+    where.push('g.product_type_id = ?');
+    args.push(params.productTypeId);
+  }
+  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
+  if (params.cursor && cursor?.kind !== 'keyset') throw new InvalidCursorError();
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (
+    stmt(db, `SELECT count(*) AS n FROM product_groups g ${whereSql}`).get(...args) as { n: number }
+  ).n;
+  const sort = params.sort ?? { field: 'name', desc: false };
+  const expr = GROUP_SORTS[sort.field];
+  const op = sort.desc ? '<' : '>';
+  const dir = sort.desc ? 'DESC' : 'ASC';
+  const pageWhere = [...where];
+  const pageArgs = [...args];
+  if (cursor?.kind === 'keyset') {
+    pageWhere.push(`(${expr} ${op} ? OR (${expr} = ? AND g.id ${op} ?))`);
+    pageArgs.push(cursor.value, cursor.value, cursor.id);
+  }
+  const rows = stmt(
+    db,
+    `${GROUP_SELECT.replace('SELECT g.*', `SELECT ${expr} AS _sort, g.*`)}
+     ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY ${expr} ${dir}, g.id ${dir} LIMIT ?`,
+  ).all(...pageArgs, params.limit + 1) as Row[];
+  const offset = cursor?.kind === 'keyset' ? cursor.offset : 0;
+  const last = rows[params.limit - 1];
+  const next: Cursor | null =
+    rows.length > params.limit && last
+      ? {
+          kind: 'keyset',
+          value: last._sort as string | number,
+          id: String(last.id),
+          offset: offset + params.limit,
+        }
+      : null;
+  const groups = rows.slice(0, params.limit).map(toGroup);
+  if (params.includeProducts) for (const g of groups) g.products = groupProducts(db, g.id, false);
+  return {
+    groups,
+    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
+  };
+}
+
+function groupProducts(db: Db, groupId: string, includeOffers: boolean) {
+  const rows = stmt(db, `${PRODUCT_SELECT} WHERE p.product_group_id = ? ORDER BY p.name, p.id`).all(
+    groupId,
+  ) as ProductRow[];
+  const products = rows.map(toProduct);
+  if (includeOffers) attachOffers(db, products);
+  return products;
+}
+
+/** One product group by id with its products (spec §4.12); null when unknown. */
+export function getGroup(db: Db, id: string, options: { includeOffers?: boolean } = {}): ProductGroup | null {
+  const row = stmt(db, `${GROUP_SELECT} WHERE g.id = ?`).get(id) as Row | undefined;
+  if (!row) return null;
+  const group = toGroup(row);
+  group.products = groupProducts(db, id, options.includeOffers ?? false);
+  return group;
+}

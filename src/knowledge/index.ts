@@ -1,0 +1,16 @@
+export {
+  type BrandRef,
+  findBrand,
+  findProductType,
+  KNOWLEDGE_CONTEXTS,
+  KNOWLEDGE_TYPES,
+  type KnowledgeContext,
+  type KnowledgeFilter,
+  type KnowledgeListParams,
+  type KnowledgeType,
+  knowledgeByType,
+  knowledgeForType,
+  knowledgeMeta,
+  type ProductTypeRef,
+  productKnowledge,
+} from './queries.js';

@@ -1,0 +1,274 @@
+import type { Static } from 'typebox';
+import {
+  type Cursor,
+  type Db,
+  decodeCursor,
+  InvalidCursorError,
+  type PageInfo,
+  pageInfo,
+  stmt,
+} from '../catalog/index.js';
+import type { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from '../schemas/index.js';
+
+export const KNOWLEDGE_TYPES = [
+  'maintenance_schedule',
+  'lifespan',
+  'tip',
+  'cost_of_ownership',
+  'failure_modes',
+  'buying_guide',
+  'install_checklist',
+  'error_code',
+] as const;
+export type KnowledgeType = (typeof KNOWLEDGE_TYPES)[number];
+export const KNOWLEDGE_CONTEXTS = ['home', 'office', 'general'] as const;
+export type KnowledgeContext = (typeof KNOWLEDGE_CONTEXTS)[number];
+
+type Row = Record<string, unknown>;
+type Override = Static<typeof KnowledgeOverride>;
+
+const parse = (v: unknown): Record<string, unknown> => {
+  try {
+    return JSON.parse(String(v ?? '{}')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+function toEntry(row: Row): KnowledgeEntry {
+  const entry: KnowledgeEntry = {
+    id: String(row.id),
+    key: String(row.key),
+    type: String(row.type),
+    context: String(row.context),
+    title: String(row.title),
+    content: String(row.content),
+    data: parse(row.data_json),
+    priority: (row.priority as string | null) ?? null,
+    source: (row.source as string | null) ?? null,
+    source_url: (row.source_url as string | null) ?? null,
+    sort_order: Number(row.sort_order ?? 0),
+  };
+  if (row.pt_id)
+    entry.product_type = { id: String(row.pt_id), name: String(row.pt_name), slug: String(row.pt_slug) };
+  return entry;
+}
+
+function toOverride(row: Row): Override {
+  return {
+    id: String(row.id),
+    brand: { id: String(row.b_id), name: String(row.b_name), slug: String(row.b_slug) },
+    type: String(row.type),
+    title: String(row.title),
+    content: String(row.content),
+    data: parse(row.data_json),
+    priority: (row.priority as string | null) ?? null,
+    source: (row.source as string | null) ?? null,
+    source_url: (row.source_url as string | null) ?? null,
+  };
+}
+
+export interface BrandRef {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A brand by id or slug, or null. */
+export function findBrand(db: Db, identifier: string): BrandRef | null {
+  return (
+    (stmt(db, 'SELECT id, name, slug FROM brands WHERE id = ? OR slug = ?').get(identifier, identifier) as
+      | BrandRef
+      | undefined) ?? null
+  );
+}
+
+export interface ProductTypeRef {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export function findProductType(db: Db, identifier: string): ProductTypeRef | null {
+  return (
+    (stmt(db, 'SELECT id, name, slug FROM product_types WHERE slug = ? OR id = ?').get(
+      identifier,
+      identifier,
+    ) as ProductTypeRef | undefined) ?? null
+  );
+}
+
+export interface KnowledgeFilter {
+  type?: KnowledgeType;
+  /** home → general + home; office → general + office; general → general only */
+  context?: KnowledgeContext;
+  /** error code as printed on the appliance (E24, 4C…): matches generic codes and brand codes */
+  code?: string;
+  canonicalIssue?: string;
+  /** include this brand's overrides as `brand_overrides` on the entries they override */
+  brandId?: string;
+}
+
+const OVERRIDE_SELECT = `SELECT o.*, b.id AS b_id, b.name AS b_name, b.slug AS b_slug
+  FROM knowledge_overrides o JOIN brands b ON b.id = o.brand_id`;
+
+/**
+ * Knowledge entries of one product type (spec §4.19). `code` and `canonical_issue` imply
+ * type=error_code; a code found only on a brand override returns the generic entry it
+ * overrides, carrying that override.
+ */
+export function knowledgeForType(db: Db, productTypeId: string, filter: KnowledgeFilter): KnowledgeEntry[] {
+  const type = filter.code || filter.canonicalIssue ? 'error_code' : (filter.type ?? null);
+  if (filter.type && type !== filter.type) return [];
+  const contexts =
+    filter.context === undefined
+      ? null
+      : filter.context === 'general'
+        ? ['general']
+        : ['general', filter.context];
+  const code = filter.code?.trim().toUpperCase() ?? null;
+  const rows = stmt(
+    db,
+    `SELECT k.* FROM knowledge_entries k
+     WHERE k.product_type_id = ?
+       AND (? IS NULL OR k.type = ?)
+       AND (? IS NULL OR k.context IN (SELECT value FROM json_each(?)))
+       AND (? IS NULL OR k.canonical_issue = ? OR EXISTS (SELECT 1 FROM knowledge_overrides o
+            WHERE o.entry_id = k.id AND o.canonical_issue = ?))
+       AND (? IS NULL OR k.code = ? OR EXISTS (SELECT 1 FROM knowledge_overrides o
+            WHERE o.entry_id = k.id AND o.code = ? AND (? IS NULL OR o.brand_id = ?)))
+     ORDER BY k.sort_order, k.key`,
+  ).all(
+    productTypeId,
+    type,
+    type,
+    contexts ? 1 : null,
+    JSON.stringify(contexts ?? []),
+    filter.canonicalIssue ?? null,
+    filter.canonicalIssue ?? null,
+    filter.canonicalIssue ?? null,
+    code,
+    code,
+    code,
+    filter.brandId ?? null,
+    filter.brandId ?? null,
+  ) as Row[];
+  const entries = rows.map(toEntry);
+  if (entries.length === 0) return entries;
+  // overrides to show: the asked brand's, plus any override whose code was searched for
+  if (filter.brandId || code) {
+    const overrides = stmt(
+      db,
+      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
+       AND (o.brand_id = ? OR (? IS NOT NULL AND o.code = ?)) ORDER BY b.name, o.id`,
+    ).all(JSON.stringify(entries.map((e) => e.id)), filter.brandId ?? null, code, code) as Row[];
+    for (const e of entries) {
+      const own = overrides.filter((o) => o.entry_id === e.id);
+      const byBrand = filter.brandId
+        ? own.filter((o) => o.brand_id === filter.brandId || o.code === code)
+        : own;
+      e.brand_overrides = byBrand.map(toOverride);
+    }
+  }
+  return entries;
+}
+
+export interface KnowledgeListParams {
+  q?: string;
+  productTypeId?: string;
+  brandId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** Entries of one knowledge type across product types (GET /v2/knowledge/{type}), by product type then order. */
+export function knowledgeByType(
+  db: Db,
+  type: KnowledgeType,
+  params: KnowledgeListParams,
+): { entries: KnowledgeEntry[]; page: PageInfo } {
+  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
+  if (params.cursor && cursor?.kind !== 'offset') throw new InvalidCursorError();
+  const offset = cursor?.kind === 'offset' ? cursor.offset : 0;
+  const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = `WHERE k.type = ? AND (? IS NULL OR k.product_type_id = ?)
+     AND (? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR k.code = upper(?))`;
+  const args = [
+    type,
+    params.productTypeId ?? null,
+    params.productTypeId ?? null,
+    like,
+    like,
+    like,
+    params.q ?? null,
+  ];
+  const total = (
+    stmt(db, `SELECT count(*) AS n FROM knowledge_entries k ${where}`).get(...args) as { n: number }
+  ).n;
+  const rows = stmt(
+    db,
+    `SELECT k.*, t.id AS pt_id, t.name AS pt_name, t.slug AS pt_slug
+     FROM knowledge_entries k JOIN product_types t ON t.id = k.product_type_id ${where}
+     ORDER BY t.name, k.sort_order, k.key LIMIT ? OFFSET ?`,
+  ).all(...args, params.limit + 1, offset) as Row[];
+  const entries = rows.slice(0, params.limit).map(toEntry);
+  if (params.brandId && entries.length) {
+    const overrides = stmt(
+      db,
+      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?)) AND o.brand_id = ? ORDER BY o.id`,
+    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId) as Row[];
+    for (const e of entries) e.brand_overrides = overrides.filter((o) => o.entry_id === e.id).map(toOverride);
+  }
+  const next: Cursor | null =
+    rows.length > params.limit ? { kind: 'offset', offset: offset + params.limit } : null;
+  return {
+    entries,
+    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
+  };
+}
+
+/** `_knowledge` availability metadata of a product (spec §2.3); null for a product without a type. */
+export function knowledgeMeta(
+  db: Db,
+  product: { product_type: { id: string; slug: string } | null; brand: { id: string } | null },
+) {
+  if (!product.product_type) return null;
+  const stats = stmt(
+    db,
+    'SELECT count(*) AS n, group_concat(DISTINCT type) AS types FROM knowledge_entries WHERE product_type_id = ?',
+  ).get(product.product_type.id) as { n: number; types: string | null };
+  const brandId = product.brand?.id ?? null;
+  const brand = brandId
+    ? (stmt(
+        db,
+        `SELECT profile_json IS NOT NULL AS profile,
+           EXISTS (SELECT 1 FROM knowledge_overrides WHERE product_type_id = ? AND brand_id = ?) AS overrides
+         FROM brands WHERE id = ?`,
+      ).get(product.product_type.id, brandId, brandId) as { profile: number; overrides: number } | undefined)
+    : undefined;
+  return {
+    product_type_slug: product.product_type.slug,
+    available: stats.types ? stats.types.split(',').sort() : [],
+    entry_count: stats.n,
+    has_brand_overrides: brand?.overrides === 1,
+    brand_profile: brand?.profile === 1,
+    knowledge_url: `/v2/product-types/${product.product_type.slug}/knowledge`,
+  };
+}
+
+/** Inline knowledge of a product (include_knowledge): lifespan, maintenance, cost of ownership, buying guide, with the brand's overrides. */
+export function productKnowledge(
+  db: Db,
+  product: { product_type: { id: string } | null; brand: { id: string } | null },
+): ProductKnowledge {
+  const out: ProductKnowledge = { lifespan: [], maintenance: [], cost_of_ownership: [], buying_guide: [] };
+  if (!product.product_type) return out;
+  const entries = knowledgeForType(db, product.product_type.id, { brandId: product.brand?.id });
+  for (const e of entries) {
+    if (e.type === 'lifespan') out.lifespan.push(e);
+    else if (e.type === 'maintenance_schedule') out.maintenance.push(e);
+    else if (e.type === 'cost_of_ownership') out.cost_of_ownership.push(e);
+    else if (e.type === 'buying_guide') out.buying_guide.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { type Static, Type } from 'typebox';
+import { FreeObject, Nullable, Uuid } from './common.js';
+
+export const KnowledgeOverride = Type.Object({
+  id: Uuid,
+  brand: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
+  type: Type.String(),
+  title: Type.String(),
+  content: Type.String(),
+  data: FreeObject,
+  priority: Nullable(Type.String()),
+  source: Nullable(Type.String()),
+  source_url: Nullable(Type.String()),
+});
+
+/** Knowledge entry (spec §2.16). */
+export const KnowledgeEntry = Type.Object({
+  id: Uuid,
+  key: Type.String(),
+  type: Type.String(),
+  context: Type.String(),
+  title: Type.String(),
+  content: Type.String(),
+  data: FreeObject,
+  priority: Nullable(Type.String()),
+  source: Nullable(Type.String()),
+  source_url: Nullable(Type.String()),
+  sort_order: Type.Integer(),
+  product_type: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() })),
+  brand_overrides: Type.Optional(Type.Array(KnowledgeOverride)),
+});
+export type KnowledgeEntry = Static<typeof KnowledgeEntry>;
+
+/** Inline knowledge of one product (include_knowledge): the product type's entries with the brand's overrides. */
+export const ProductKnowledge = Type.Object({
+  lifespan: Type.Array(KnowledgeEntry),
+  maintenance: Type.Array(KnowledgeEntry),
+  cost_of_ownership: Type.Array(KnowledgeEntry),
+  buying_guide: Type.Array(KnowledgeEntry),
+});
+export type ProductKnowledge = Static<typeof ProductKnowledge>;

@@ -1,0 +1,191 @@
+import { type Static, Type } from 'typebox';
+import { Brand, Category, ProductType } from './catalog.js';
+import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+import { KnowledgeEntry } from './knowledge.js';
+import { Attribute, Product } from './product.js';
+
+/** Product group (spec §2.8): the variants of one model, linked. */
+export const ProductGroup = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  description: Nullable(Type.String()),
+  base_model: Nullable(Type.String()),
+  series_name: Nullable(Type.String()),
+  variant_dimensions: Type.Array(Type.String()),
+  original_msrp: Nullable(Type.Number()),
+  current_market_value: Nullable(Type.Number()),
+  product_status: Nullable(
+    Type.String({ description: 'active (a member has a current offer) or discontinued' }),
+  ),
+  brand_id: Nullable(Type.String()),
+  category_id: Nullable(Type.String()),
+  product_type_id: Nullable(Type.String()),
+  brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
+  category: Nullable(Type.Omit(Category, ['children'])),
+  product_type: Nullable(
+    Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']),
+  ),
+  variant_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  products: Type.Optional(Type.Array(Product)),
+});
+export type ProductGroup = Static<typeof ProductGroup>;
+
+/** Category with its direct subcategories (include_children). */
+export const CategoryWithChildren = Type.Object({
+  ...Type.Omit(Category, ['children']).properties,
+  children: Type.Optional(Type.Array(Type.Omit(Category, ['children']))),
+});
+
+/** Relationship summary item (spec §2.11). */
+export const RelationshipItem = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  image_url: Nullable(Type.String()),
+  current_best_price: Nullable(Type.Number()),
+  brand: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+});
+export type RelationshipItem = Static<typeof RelationshipItem>;
+
+/** Relationships of a product (spec §4.5); fields of types not asked for are omitted. */
+export const Relationships = Type.Object({
+  productId: Uuid,
+  successor: Type.Optional(Nullable(RelationshipItem)),
+  predecessor: Type.Optional(Nullable(RelationshipItem)),
+  similar: Type.Optional(Type.Array(RelationshipItem)),
+  consumables: Type.Optional(Type.Array(RelationshipItem)),
+  accessories: Type.Optional(Type.Array(RelationshipItem)),
+  series: Type.Optional(Type.Array(RelationshipItem)),
+});
+export type Relationships = Static<typeof Relationships>;
+
+export const ProductAttributes = Type.Object({
+  productId: Uuid,
+  attributes: Type.Array(Attribute),
+  count: Type.Integer(),
+});
+
+/** Price intelligence (spec §2.12). */
+export const PriceIntelligence = Type.Object({
+  product_id: Uuid,
+  product_name: Type.String(),
+  days: Type.Integer(),
+  current: Type.Object({
+    best_price: Nullable(Type.Number()),
+    retailer_count: Type.Integer(),
+    retailers: Type.Array(
+      Type.Object({
+        retailer: Type.String(),
+        price: Nullable(Type.Number()),
+        in_stock: Type.Boolean(),
+        last_seen_at: Timestamp,
+      }),
+    ),
+  }),
+  summary: Type.Object({
+    min_ever: Nullable(Type.Number()),
+    max_ever: Nullable(Type.Number()),
+    avg_30d: Nullable(Type.Number()),
+    trend: Type.Union([Type.Literal('rising'), Type.Literal('falling'), Type.Literal('stable')]),
+  }),
+  history: Type.Array(Type.Object({ date: Type.String(), price: Type.Number() })),
+});
+export type PriceIntelligence = Static<typeof PriceIntelligence>;
+
+/** Barcode result (spec §2.13). */
+export const BarcodeResult = Type.Object({
+  id: Uuid,
+  gtin: Type.String({ description: 'the GTIN as asked for' }),
+  name: Type.String(),
+  brand: Nullable(Type.String()),
+  category: Nullable(Type.String()),
+  product_type: Nullable(Type.String()),
+  image_url: Nullable(Type.String()),
+  current_best_price: Nullable(Type.Number()),
+  specifications: FreeObject,
+  retailers: Type.Array(
+    Type.Object({ name: Type.String(), price: Nullable(Type.Number()), in_stock: Type.Boolean() }),
+  ),
+});
+export type BarcodeResult = Static<typeof BarcodeResult>;
+
+/** Model lookup result (spec §2.14). */
+export const ModelLookup = Type.Object({
+  match_type: Type.Union([
+    Type.Literal('exact'),
+    Type.Literal('prefix'),
+    Type.Literal('fuzzy'),
+    Type.Literal('decoded'),
+  ]),
+  product: Nullable(Product),
+  decoded: Type.Object({
+    brand: Nullable(Type.String()),
+    productType: Nullable(Type.String()),
+    modelNumber: Type.String(),
+    specs: Type.Record(Type.String(), Type.String()),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  }),
+});
+export type ModelLookup = Static<typeof ModelLookup>;
+
+/** Attribute schema of a product type (spec §2.15). */
+export const AttributeSchema = Type.Object({
+  product_type: Type.Object({
+    name: Type.String(),
+    slug: Type.String(),
+    marketplace_category_id: Nullable(Type.String()),
+    marketplace_category_path: Nullable(Type.String()),
+  }),
+  identity_dimensions: Type.Array(Type.String()),
+  variant_dimensions: Type.Array(Type.String()),
+  valid_spec_keys: Type.Array(Type.String()),
+  controlled_values: Type.Record(
+    Type.String(),
+    Type.Object({
+      marketplace_handle: Type.String(),
+      marketplace_name: Type.String(),
+      values: Type.Array(Type.String()),
+    }),
+  ),
+  curated_attributes: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      label: Type.String(),
+      type: Type.String({ description: 'number, string, boolean, enum or list' }),
+      unit: Nullable(Type.String()),
+      values: Nullable(Type.Array(Type.String())),
+      headline: Type.Boolean({ description: 'used in condensed summaries (format=ai)' }),
+    }),
+  ),
+});
+export type AttributeSchema = Static<typeof AttributeSchema>;
+
+export const ProductTypeKnowledge = Type.Object({
+  product_type: Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() }),
+  knowledge: Type.Array(KnowledgeEntry),
+});
+
+/** Condensed product (spec §2.17, format=ai). */
+export const AiProduct = Type.Object({
+  id: Uuid,
+  summary: Type.String(),
+  price_range: Type.String(),
+  retailers: Type.Array(Type.String()),
+  key_specs: Type.Record(Type.String(), Type.String()),
+  knowledge: Type.Record(Type.String(), Type.String()),
+});
+export type AiProduct = Static<typeof AiProduct>;
+
+/** schema.org Product as JSON-LD (format=schemaorg). */
+export const SchemaOrgProduct = Type.Object(
+  {
+    '@context': Type.Literal('https://schema.org'),
+    '@type': Type.Literal('Product'),
+    '@id': Type.String(),
+    name: Type.String(),
+  },
+  { additionalProperties: true, description: 'schema.org Product (JSON-LD)' },
+);
