@@ -25,7 +25,9 @@ describe('MCP token budget on demo products', () => {
   let dataDir: string;
   let server: RunningServer;
   let client: Client;
-  let products: Product[];
+  let product: Product;
+  let key: string;
+  let errorCode: string;
   const measured: { tool: string; tokens: number; text: number; structured: number }[] = [];
 
   beforeAll(async () => {
@@ -34,18 +36,43 @@ describe('MCP token budget on demo products', () => {
     const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, products: 600 });
     await runIngest({ dataDir, feeds: demo.feeds, content });
     server = await startTestServer(dataDir);
-    const { key } = createKey(dataDir, { plan: 'enterprise', env: 'test' });
+    ({ key } = createKey(dataDir, { plan: 'enterprise', env: 'test' }));
     client = new Client({ name: 'budget-test', version: '1' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
         requestInit: { headers: { 'x-api-key': key } },
       }),
     );
-    // typical products: dishwashers, TVs and drills as the demo catalog makes them
-    const res = await fetch(new URL('/v2/products?q=dishwasher&limit=3&include_offers=true', server.url), {
+    // the richest product of the first page: most offers and specs, so "typical" errs on the heavy side
+    const res = await fetch(new URL('/v2/products?limit=100&include_offers=true', server.url), {
       headers: { 'x-api-key': key },
     });
-    products = ((await res.json()) as { data: Product[] }).data;
+    const weight = (p: Product) => (p.offers?.length ?? 0) + Object.keys(p.specifications ?? {}).length;
+    const page = ((await res.json()) as { data: Product[] }).data;
+    const richest = [...page].sort((a, b) => weight(b) - weight(a))[0];
+    if (!richest?.product_type) throw new Error('the demo catalog has no classified product');
+    product = richest;
+    // an error code of that product's type, the brand's own where it has one
+    const kb = await fetch(
+      new URL(
+        `/v2/product-types/${richest.product_type.slug}/knowledge?type=error_code&brand=${richest.brand?.slug ?? ''}`,
+        server.url,
+      ),
+      { headers: { 'x-api-key': key } },
+    );
+    const entries = kb.ok
+      ? (
+          (await kb.json()) as {
+            data: {
+              knowledge: { data: { code?: string }; brand_overrides?: { data: { code?: string } }[] }[];
+            };
+          }
+        ).data.knowledge
+      : [];
+    errorCode =
+      entries.flatMap((e) => e.brand_overrides ?? []).find((o) => o.data.code)?.data.code ??
+      entries.find((e) => e.data.code)?.data.code ??
+      'E1';
   }, 180_000);
   afterAll(async () => {
     await client?.close();
@@ -62,24 +89,22 @@ describe('MCP token budget on demo products', () => {
       );
   });
 
-  const product = () => {
-    const p = products.find((x) => (x.offers?.length ?? 0) > 1) ?? products[0];
-    if (!p) throw new Error('the demo catalog has no dishwasher');
-    return p;
-  };
-
   const cases: [string, () => Record<string, unknown>][] = [
-    ['search_products', () => ({ query: 'dishwasher' })],
-    ['semantic_search', () => ({ query: 'quiet dishwasher under $1000' })],
-    ['lookup_product', () => ({ id: product().id })],
-    ['get_product_specs', () => ({ product_id: product().id })],
-    ['compare_prices', () => ({ product_id: product().id })],
-    ['get_price_history', () => ({ product_id: product().id, days: 365 })],
-    ['find_alternatives', () => ({ product_id: product().id })],
-    ['get_product_knowledge', () => ({ product_id: product().id })],
+    ['search_products', () => ({ query: product.product_type?.name ?? 'dishwasher' })],
+    ['semantic_search', () => ({ query: `${product.product_type?.name ?? 'product'} under $1000` })],
+    ['lookup_product', () => ({ id: product.id })],
+    ['get_product_specs', () => ({ product_id: product.id })],
+    ['compare_prices', () => ({ product_id: product.id })],
+    ['get_price_history', () => ({ product_id: product.id, days: 365 })],
+    ['find_alternatives', () => ({ product_id: product.id })],
+    ['get_product_knowledge', () => ({ product_id: product.id })],
     [
       'lookup_error_code',
-      () => ({ brand: product().brand?.name ?? 'Bosch', product_type: 'dishwasher', code: 'drain failure' }),
+      () => ({
+        brand: product.brand?.name ?? '-',
+        product_type: product.product_type?.slug ?? '-',
+        code: errorCode,
+      }),
     ],
   ];
 
@@ -102,4 +127,37 @@ describe('MCP token budget on demo products', () => {
       expect(tokens).toBeLessThan(BUDGET);
     });
   }
+
+  it(`get_product_knowledge stays under ${BUDGET} tokens for every product type with knowledge`, async () => {
+    const slugs: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await fetch(
+        new URL(`/v2/product-types?limit=100${cursor ? `&cursor=${cursor}` : ''}`, server.url),
+        { headers: { 'x-api-key': key } },
+      );
+      const body = (await res.json()) as {
+        data: { slug: string }[];
+        pagination?: { nextCursor: string | null };
+      };
+      slugs.push(...body.data.map((t) => t.slug));
+      cursor = body.pagination?.nextCursor ?? null;
+    } while (cursor);
+    expect(slugs.length).toBeGreaterThan(100);
+    const sizes: [string, number][] = [];
+    for (const slug of slugs) {
+      const r = await client.callTool({ name: 'get_product_knowledge', arguments: { product_type: slug } });
+      if (r.isError) continue;
+      sizes.push([
+        slug,
+        countTokens(JSON.stringify({ content: r.content, structuredContent: r.structuredContent })),
+      ]);
+    }
+    sizes.sort((a, b) => b[1] - a[1]);
+    console.info(
+      `get_product_knowledge over ${sizes.length} product types: max ${sizes[0]?.[1]} (${sizes[0]?.[0]}), median ${sizes[Math.floor(sizes.length / 2)]?.[1]}`,
+    );
+    expect(sizes.length).toBeGreaterThan(100);
+    expect(sizes[0]?.[1]).toBeLessThan(BUDGET);
+  }, 120_000);
 });

@@ -472,14 +472,14 @@ describe('MCP tools against the REST contract', () => {
       facts: string;
       brand_specific: boolean;
     }[];
-    expect(entries.map((e) => e.type)).toEqual(['maintenance_schedule', 'lifespan', 'tip', 'tip', 'tip']);
+    expect(entries.map((e) => e.type)).toEqual(['maintenance_schedule', 'lifespan', 'tip', 'tip']);
     expect(entries[0]).toMatchObject({
       title: 'Bosch filter',
       brand_specific: true,
       facts: 'every 1 mo. tasks: Twist out the filter',
     });
     expect(entries[1]?.facts).toBe('7–13 years (typically 10). factors: Hard water');
-    expect(entries[2]?.content.length).toBeLessThanOrEqual(261);
+    expect(entries[2]?.content.length).toBeLessThanOrEqual(221);
   });
 
   it('maps rate limiting to RATE_LIMITED with the seconds to wait (from the body or Retry-After)', async () => {

@@ -43,9 +43,10 @@ export const TOPICS = [
 ] as const;
 const DEFAULT_TOPICS = ['maintenance_schedule', 'lifespan', 'buying_guide', 'tip'] as const;
 /** Entries shown per topic and characters of prose per entry: the token budget of one answer. */
-const PER_TOPIC = 3;
-const CONTENT_CHARS = 260;
-const ITEM_CHARS = 110;
+const PER_TOPIC = 2;
+const CONTENT_CHARS = 220;
+const ITEM_CHARS = 100;
+const ITEMS = 5;
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
@@ -63,6 +64,7 @@ function dataFacts(data: Record<string, unknown>): string {
     else if (Array.isArray(value) && value.every((v) => v && typeof v === 'object' && 'advice' in v))
       parts.push(
         (value as { factor?: string; advice: string }[])
+          .slice(0, ITEMS)
           .map((v) => `${v.factor ? `${v.factor}: ` : ''}${clip(v.advice, ITEM_CHARS)}`)
           .join(' | '),
       );
