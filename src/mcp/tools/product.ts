@@ -154,11 +154,14 @@ export function registerProductTools({ server, client }: ToolContext): void {
           .regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and hyphens')
           .max(200)
           .optional(),
+        // Clients and models often send a barcode as a JSON number; leading zeros do not change a GTIN.
         barcode: z
-          .string()
-          .regex(/^\d{8,14}$/, 'must be 8 to 14 digits')
+          .union([
+            z.string().regex(/^\d{8,14}$/, 'must be 8 to 14 digits'),
+            z.number().int().min(1).max(99_999_999_999_999),
+          ])
           .optional()
-          .describe('GTIN, UPC or EAN'),
+          .describe('GTIN, UPC or EAN (8-14 digits)'),
         model_number: z
           .string()
           .trim()
@@ -185,8 +188,9 @@ export function registerProductTools({ server, client }: ToolContext): void {
         const result = await client.get<Product>(path, { include_offers: true });
         product = fromProduct(result.data);
         quota = quotaOf(result);
-      } else if (barcode) {
-        const result = await client.get<BarcodeResult>(`v2/products/barcode/${barcode}`);
+      } else if (barcode !== undefined) {
+        const gtin = String(barcode).padStart(8, '0');
+        const result = await client.get<BarcodeResult>(`v2/products/barcode/${gtin}`);
         product = fromBarcode(result.data);
         quota = quotaOf(result);
       } else {
