@@ -10,7 +10,15 @@
  *
  *   npm run eval:search -- [--data DIR] [--json] [--limit N]
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,7 +26,7 @@ import { parse } from 'csv-parse/sync';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { runIngest } from '../src/ingest/index.js';
-import { createSearchEngine, type Ranked, type SearchMode } from '../src/search/index.js';
+import { createSearchEngine, type Ranked } from '../src/search/index.js';
 
 const MODES = ['bm25', 'keyword', 'semantic', 'hybrid'] as const;
 type Mode = (typeof MODES)[number];
@@ -34,6 +42,8 @@ function args() {
     data: resolve(value('--data') ?? resolve(process.cwd(), '../shared/data/search')),
     json: argv.includes('--json'),
     limit: value('--limit') ? Number(value('--limit')) : Number.POSITIVE_INFINITY,
+    /** keep each set's catalog in DIR/<set> and reuse it on later runs (faster iteration) */
+    work: value('--work'),
   };
 }
 
@@ -48,7 +58,12 @@ function dcg(gains: number[], k: number): number {
   return s;
 }
 
-async function evalSet(dir: string, limit: number, log: (s: string) => void): Promise<Record<Mode, Scores>> {
+async function evalSet(
+  dir: string,
+  limit: number,
+  work: string | undefined,
+  log: (s: string) => void,
+): Promise<Record<Mode, Scores>> {
   const products = readCsv(join(dir, 'products.csv'));
   const queries = readCsv(join(dir, 'queries.csv')).slice(0, limit);
   const labels = new Map<string, Map<string, number>>();
@@ -62,22 +77,25 @@ async function evalSet(dir: string, limit: number, log: (s: string) => void): Pr
   }
 
   // 1. the catalog, through the real ingest path: one retailer feed of id + title
-  const work = mkdtempSync(join(tmpdir(), 'shelf-eval-search-'));
+  const dataDir = work ?? mkdtempSync(join(tmpdir(), 'shelf-eval-search-'));
   try {
-    const feed = join(work, 'eval.csv');
-    writeFileSync(
-      feed,
-      `id,title\n${products.map((p) => `${csvField(p.product_uid!)},${csvField(p.title!)}`).join('\n')}\n`,
-    );
+    const feed = join(dataDir, 'eval.csv');
     let t = Date.now();
-    const report = await runIngest({
-      dataDir: work,
-      feeds: [{ retailer: 'eval', path: feed }],
-      content: loadContent(),
-    });
-    if (!report.published) throw new Error(`ingest published nothing: ${report.issues[0]?.reason}`);
-    log(`  ingest: ${report.products} products in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-    const db = openReadOnly(currentSnapshotPath(work)!);
+    if (!work || !currentSnapshotPath(dataDir)) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(
+        feed,
+        `id,title\n${products.map((p) => `${csvField(p.product_uid!)},${csvField(p.title!)}`).join('\n')}\n`,
+      );
+      const report = await runIngest({
+        dataDir,
+        feeds: [{ retailer: 'eval', path: feed }],
+        content: loadContent(),
+      });
+      if (!report.published) throw new Error(`ingest published nothing: ${report.issues[0]?.reason}`);
+      log(`  ingest: ${report.products} products in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    const db = openReadOnly(currentSnapshotPath(dataDir)!);
     const uidsOf = new Map<number, string[]>();
     const rowidOf = new Map<string, number>();
     for (const [rowid, uid] of db
@@ -132,6 +150,7 @@ async function evalSet(dir: string, limit: number, log: (s: string) => void): Pr
       if (ideal > 0) nNdcg++;
       if (relevant.length > 0) nRecall++;
       const text = q.query!;
+      const ours = await engine.evaluate(db, text, { limit: 100, candidates });
       for (const mode of MODES) {
         let top: Ranked[];
         let among: Map<number, number>;
@@ -140,9 +159,7 @@ async function evalSet(dir: string, limit: number, log: (s: string) => void): Pr
           top = m ? (bm25Top.all(m) as [number, number][]).map(([rowid, score]) => ({ rowid, score })) : [];
           among = new Map(m ? (bm25Among.all(m, JSON.stringify(candidates)) as [number, number][]) : []);
         } else {
-          const res = await engine.evaluate(db, text, mode as SearchMode, { limit: 100, candidates });
-          top = res.top;
-          among = res.among;
+          ({ top, among } = ours[mode]);
         }
         if (ideal > 0) {
           sums[mode]['ndcg@10'] +=
@@ -173,7 +190,7 @@ async function evalSet(dir: string, limit: number, log: (s: string) => void): Pr
     }
     return sums;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (!work) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -191,7 +208,12 @@ async function main() {
   const out: Record<string, Record<Mode, Scores>> = {};
   for (const set of sets) {
     log(`${set}:`);
-    out[set] = await evalSet(join(opts.data, set), opts.limit, log);
+    out[set] = await evalSet(
+      join(opts.data, set),
+      opts.limit,
+      opts.work ? join(resolve(opts.work), set) : undefined,
+      log,
+    );
     if (!opts.json) {
       log('  mode      nDCG@10  recall@100  rerank nDCG@10');
       for (const m of MODES) {

@@ -52,6 +52,19 @@ const ConfigSchema = Type.Object({
   SHELF_API_KEY: Type.Optional(
     Type.String({ description: 'API key used by the stdio MCP server (SERVICE_API_KEY is accepted too)' }),
   ),
+  SHELF_EMBEDDINGS_URL: Type.Optional(
+    Type.String({
+      description:
+        'base URL of an OpenAI-compatible embeddings API (OpenAI, Ollama, vLLM, TEI); unset = built-in embeddings',
+    }),
+  ),
+  SHELF_EMBEDDINGS_MODEL: Type.String({
+    default: 'text-embedding-3-small',
+    description: 'embedding model name sent to SHELF_EMBEDDINGS_URL',
+  }),
+  SHELF_EMBEDDINGS_API_KEY: Type.Optional(
+    Type.String({ description: 'bearer key for SHELF_EMBEDDINGS_URL (not needed for local servers)' }),
+  ),
   NODE_ENV: Type.String({ default: 'development' }),
 });
 

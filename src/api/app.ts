@@ -16,6 +16,7 @@ import { directoryRoutes } from './routes/v2/directory.js';
 import { knowledgeRoutes } from './routes/v2/knowledge.js';
 import { productDetailRoutes } from './routes/v2/product-details.js';
 import { productRoutes } from './routes/v2/products.js';
+import { searchRoutes } from './routes/v2/search.js';
 
 export interface AppOptions {
   catalog: CatalogProvider;
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(authPlugin, { keys: options.keys, limiter });
       await v2.register(cachePlugin, { ...access.cache, catalogVersion });
       await v2.register(limitsPlugin, { limiter });
+      await v2.register(searchRoutes);
       await v2.register(productRoutes);
       await v2.register(directoryRoutes);
       await v2.register(productDetailRoutes);

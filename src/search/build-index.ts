@@ -1,7 +1,14 @@
 import type { Db } from '../catalog/index.js';
-import { embeddingTerms, embedTerms, trainTermModel } from './embeddings/builtin.js';
+import { embeddingTerms, embedTerms, type TermModelOptions, trainTermModel } from './embeddings/builtin.js';
 import { words } from './text.js';
 import { toBlob } from './vector-blob.js';
+
+/** The text a product is embedded by: name, brand, type and text spec values. */
+export const PRODUCT_TEXT_SQL = `SELECT p.rowid AS rowid, p.name || ' ' || COALESCE(b.name, '') || ' ' || COALESCE(t.name, '') || ' ' ||
+       COALESCE((SELECT group_concat(value, ' ') FROM json_each(p.specifications_json) WHERE json_each.type = 'text'), '') AS text
+  FROM products p
+  LEFT JOIN brands b ON b.id = p.brand_id
+  LEFT JOIN product_types t ON t.id = p.product_type_id`;
 
 /**
  * Fills the search side of a snapshot being built, after every product is written:
@@ -25,18 +32,18 @@ export function buildSearchIndex(db: Db): void {
     INSERT INTO products_fts(products_fts) VALUES ('optimize');
   `);
 
+  buildEmbeddings(db);
+}
+
+/**
+ * The vocabulary (typo candidates) and the built-in embeddings of a snapshot being built.
+ * Separate from the keyword index so that the embeddings can be rebuilt alone.
+ */
+export function buildEmbeddings(db: Db, options: TermModelOptions = {}): void {
+  db.exec('DELETE FROM search_vocabulary; DELETE FROM search_term_vectors; DELETE FROM product_vectors;');
   // The text a product is known by: name, brand, type and spec values. Descriptions are
   // left out of the vocabulary and the vectors: they are long and mostly marketing.
-  const rows = db
-    .prepare(
-      `SELECT p.rowid AS rowid, p.name || ' ' || COALESCE(b.name, '') || ' ' || COALESCE(t.name, '') || ' ' ||
-              COALESCE((SELECT group_concat(value, ' ') FROM json_each(p.specifications_json)
-                        WHERE json_each.type = 'text'), '') AS text
-       FROM products p
-       LEFT JOIN brands b ON b.id = p.brand_id
-       LEFT JOIN product_types t ON t.id = p.product_type_id`,
-    )
-    .all() as { rowid: number; text: string }[];
+  const rows = db.prepare(PRODUCT_TEXT_SQL).all() as { rowid: number; text: string }[];
 
   const vocabulary = new Map<string, number>();
   for (const r of rows)
@@ -45,7 +52,7 @@ export function buildSearchIndex(db: Db): void {
   for (const [term, df] of vocabulary) insertWord.run(term, df);
 
   const documents = rows.map((r) => embeddingTerms(r.text));
-  const model = trainTermModel(documents);
+  const model = trainTermModel(documents, options);
   const insertTerm = db.prepare('INSERT INTO search_term_vectors (term, df, vector) VALUES (?, ?, ?)');
   for (const [term, vector] of model.vectors) insertTerm.run(term, model.df.get(term) ?? 1, toBlob(vector));
   const lookup = (t: string) => {

@@ -19,15 +19,19 @@ export interface RankOptions {
 
 export interface SearchEngine {
   readonly provider: EmbeddingProvider;
+  /** id of the provider whose vectors semantic ranking uses for this snapshot right now */
+  embeddingsFor(db: Db): string;
   /** Products for a query in one mode, best first. */
   rank(db: Db, text: string, mode: SearchMode, options: RankOptions): Promise<Ranked[]>;
-  /** For the relevance harness: the top of the whole catalog and scores of given candidates. */
+  /**
+   * For the relevance harness, every mode at once: the top of the whole catalog and the
+   * scores of given candidates (no query understanding: the harness's catalogs have titles only).
+   */
   evaluate(
     db: Db,
     text: string,
-    mode: SearchMode,
     options: { limit: number; candidates: number[] },
-  ): Promise<{ top: Ranked[]; among: Map<number, number> }>;
+  ): Promise<Record<SearchMode, { top: Ranked[]; among: Map<number, number> }>>;
 }
 
 export function createSearchEngine(options: { provider?: EmbeddingProvider } = {}): SearchEngine {
@@ -41,13 +45,22 @@ export function createSearchEngine(options: { provider?: EmbeddingProvider } = {
       .ranked.filter((r) => allow(r.rowid))
       .slice(0, limit);
   };
+  // the configured provider when its product vectors are ready, else the built-in one
+  const vectorSource = (db: Db): EmbeddingProvider =>
+    provider.catalogVectors(db) ? provider : builtinProvider;
+  const embed = async (db: Db, text: string) => {
+    const source = vectorSource(db);
+    const q = await source.embedQuery(db, text);
+    return q ? { q, matrix: source.catalogVectors(db) ?? vectorsOf(db) } : null;
+  };
   const semantic = async (db: Db, text: string, limit: number, allow?: RankOptions['allow']) => {
-    const q = await provider.embedQuery(db, text);
-    return q ? vectorRanking(vectorsOf(db), q, { limit, allow: allow ?? null }) : [];
+    const e = await embed(db, text);
+    return e ? vectorRanking(e.matrix, e.q, { limit, allow: allow ?? null }) : [];
   };
 
   return {
     provider,
+    embeddingsFor: (db) => vectorSource(db).id,
     async rank(db, text, mode, { limit, allow }) {
       if (mode === 'keyword') return keyword(db, text, limit, allow);
       if (mode === 'semantic') return semantic(db, text, limit, allow);
@@ -58,19 +71,25 @@ export function createSearchEngine(options: { provider?: EmbeddingProvider } = {
       ]);
       return fused.slice(0, limit);
     },
-    async evaluate(db, text, mode, { limit, candidates }) {
-      const top = await this.rank(db, text, mode, { limit });
-      const kw = () => keywordScores(db, keywordPlan(db, text), candidates);
-      const vec = async () => {
-        const q = await provider.embedQuery(db, text);
-        return q ? vectorScores(vectorsOf(db), q, candidates) : new Map<number, number>();
-      };
-      if (mode === 'keyword') return { top, among: kw() };
-      if (mode === 'semantic') return { top, among: await vec() };
+    async evaluate(db, text, { limit, candidates }) {
+      // one keyword and one vector ranking per query; hybrid fuses those very rankings
+      const depth = Math.max(limit, FUSION_DEPTH);
+      const kwTop = keyword(db, text, depth);
+      const e = await embed(db, text);
+      const semTop = e ? vectorRanking(e.matrix, e.q, { limit: depth }) : [];
+      const kwAmong = keywordScores(db, keywordPlan(db, text), candidates);
+      const semAmong = e ? vectorScores(e.matrix, e.q, candidates) : new Map<number, number>();
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-      const fused = reciprocalRankFusion([order(kw()), order(await vec())]);
-      return { top, among: new Map(fused.map((r) => [r.rowid, r.score])) };
+      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)]);
+      return {
+        keyword: { top: kwTop.slice(0, limit), among: kwAmong },
+        semantic: { top: semTop.slice(0, limit), among: semAmong },
+        hybrid: {
+          top: reciprocalRankFusion([kwTop, semTop]).slice(0, limit),
+          among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),
+        },
+      };
     },
   };
 }

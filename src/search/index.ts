@@ -1,5 +1,16 @@
+export {
+  type AdvancedSearchRequest,
+  advancedSearch,
+  InvalidSearchCursorError,
+  SEARCH_SORT_FIELDS,
+  type SearchResult,
+  type SemanticSearchRequest,
+  semanticSearch,
+} from './advanced.js';
 export { buildSearchIndex } from './build-index.js';
 export { builtinProvider, embedQueryBuiltin } from './embeddings/builtin-provider.js';
+export { providerFromConfig } from './embeddings/from-config.js';
+export { HttpEmbeddings, httpProvider } from './embeddings/http-provider.js';
 export type { EmbeddingProvider } from './embeddings/provider.js';
 export {
   createSearchEngine,
@@ -8,6 +19,8 @@ export {
   type SearchEngine,
   type SearchMode,
 } from './engine.js';
+export { computeFacets, type FacetBucket } from './facets.js';
+export { compileFilters, type SearchFilters } from './filters.js';
 export {
   exactMatches,
   FTS_WEIGHTS,
@@ -17,4 +30,5 @@ export {
   type Ranked,
 } from './keyword.js';
 export { Vocabulary } from './typo.js';
+export { type Interpretation, type SpecConstraint, understand } from './understand.js';
 export { reciprocalRankFusion } from './vector-search.js';

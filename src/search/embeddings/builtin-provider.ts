@@ -1,5 +1,5 @@
 import type { Db } from '../../catalog/index.js';
-import { documentCount, termVector } from '../snapshot-state.js';
+import { documentCount, termVector, vectorsOf } from '../snapshot-state.js';
 import { embeddingTerms, embedTerms } from './builtin.js';
 import type { EmbeddingProvider } from './provider.js';
 
@@ -11,4 +11,5 @@ export function embedQueryBuiltin(db: Db, text: string): Float32Array | null {
 export const builtinProvider: EmbeddingProvider = {
   id: 'builtin',
   embedQuery: async (db, text) => embedQueryBuiltin(db, text),
+  catalogVectors: (db) => vectorsOf(db),
 };

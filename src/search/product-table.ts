@@ -1,0 +1,123 @@
+import { type Db, stmt } from '../catalog/index.js';
+
+/**
+ * The columns filters, facets and sorting need, for every product of a snapshot, held in
+ * memory once per snapshot: filtering and counting 35k products in typed arrays takes well
+ * under a millisecond, where the same GROUP BYs in SQL over a result set cost several.
+ */
+export interface ProductTable {
+  /** row → products.rowid, in rowid order */
+  rowids: Int32Array;
+  rowOf: Map<number, number>;
+  brand: (string | null)[];
+  category: (string | null)[];
+  categoryParent: (string | null)[];
+  type: (string | null)[];
+  price: Float64Array; // NaN = no price
+  inStock: Uint8Array;
+  tier: Uint8Array;
+  retailers: string[][];
+  name: string[];
+  quality: Float64Array;
+  created: string[];
+  updated: string[];
+}
+
+export interface SpecValues {
+  /** rowid → text values of this key */
+  text: Map<number, string[]>;
+  /** rowid → numeric value of this key */
+  numeric: Map<number, number>;
+}
+
+const tables = new WeakMap<Db, ProductTable>();
+const specs = new WeakMap<Db, Map<string, SpecValues>>();
+
+export function productTable(db: Db): ProductTable {
+  let t = tables.get(db);
+  if (t) return t;
+  const rows = stmt(
+    db,
+    `SELECT p.rowid, p.brand_id, p.category_id, c.parent_id, p.product_type_id, p.current_best_price, p.data_tier,
+            p.name, p.quality_score, p.created_at, p.updated_at,
+            COALESCE((SELECT max(o.in_stock) FROM offers o WHERE o.product_id = p.id), 0),
+            (SELECT group_concat(o.retailer_id) FROM offers o WHERE o.product_id = p.id)
+     FROM products p LEFT JOIN categories c ON c.id = p.category_id ORDER BY p.rowid`,
+  )
+    .raw()
+    .all() as [
+    number,
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+    number | null,
+    number,
+    string,
+    number,
+    string,
+    string,
+    number,
+    string | null,
+  ][];
+  const n = rows.length;
+  t = {
+    rowids: new Int32Array(n),
+    rowOf: new Map(),
+    brand: new Array(n),
+    category: new Array(n),
+    categoryParent: new Array(n),
+    type: new Array(n),
+    price: new Float64Array(n),
+    inStock: new Uint8Array(n),
+    tier: new Uint8Array(n),
+    retailers: new Array(n),
+    name: new Array(n),
+    quality: new Float64Array(n),
+    created: new Array(n),
+    updated: new Array(n),
+  };
+  rows.forEach((r, i) => {
+    t!.rowids[i] = r[0];
+    t!.rowOf.set(r[0], i);
+    t!.brand[i] = r[1];
+    t!.category[i] = r[2];
+    t!.categoryParent[i] = r[3];
+    t!.type[i] = r[4];
+    t!.price[i] = r[5] ?? Number.NaN;
+    t!.tier[i] = r[6];
+    t!.name[i] = r[7];
+    t!.quality[i] = r[8];
+    t!.created[i] = r[9];
+    t!.updated[i] = r[10];
+    t!.inStock[i] = r[11] ? 1 : 0;
+    t!.retailers[i] = r[12] ? r[12].split(',') : [];
+  });
+  tables.set(db, t);
+  return t;
+}
+
+/** Values of one spec key for every product that has it (typed attributes, spec §2.10). */
+export function specValues(db: Db, key: string): SpecValues {
+  let byKey = specs.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    specs.set(db, byKey);
+  }
+  let v = byKey.get(key);
+  if (v) return v;
+  v = { text: new Map(), numeric: new Map() };
+  for (const [rowid, value, numeric] of stmt(
+    db,
+    'SELECT p.rowid, a.value, a.numeric_value FROM product_attributes a JOIN products p ON p.id = a.product_id WHERE a.key = ?',
+  )
+    .raw()
+    .all(key) as [number, string, number | null][]) {
+    const list = v.text.get(rowid);
+    if (list) list.push(value);
+    else v.text.set(rowid, [value]);
+    if (numeric !== null && !v.numeric.has(rowid)) v.numeric.set(rowid, numeric);
+  }
+  byKey.set(key, v);
+  return v;
+}
