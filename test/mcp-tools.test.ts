@@ -257,7 +257,29 @@ describe('MCP tools against the REST contract', () => {
       products: [{ id: P1, score: 0.912 }],
       interpretation: { product_type: 'dishwasher' },
     });
-    expect(r.text).toMatch(/^Understood: product_type=dishwasher, price_max=1000, leftover=\["quiet"\]/);
+    expect(r.text).toMatch(/^Understood: product_type=dishwasher, price_max=1000, leftover=quiet\n1\. /);
+  });
+
+  it('semantic_search renders nested interpretation objects compactly', async () => {
+    routes.push(
+      on('POST', '/v2/products/semantic-search', {
+        body: envelope([], {
+          meta: {
+            interpretation: {
+              product_type: { id: 'x', slug: 'boiler', name: 'Boiler' },
+              price: { max: 2000 },
+              leftover: ['quiet'],
+              mode: 'semantic',
+              embeddings: 'builtin',
+            },
+          },
+        }),
+      }),
+    );
+    const r = await call('semantic_search', { query: 'quiet boiler under $2000' });
+    expect(r.text).toMatch(
+      /^Understood: product_type=Boiler, price=≤ \$2000, leftover=quiet, mode=semantic\nNo products match/,
+    );
   });
 
   it('get_price_history summarises and keeps at most 24 points, and says how the price compares', async () => {

@@ -3,6 +3,7 @@ import type { Product } from '../../schemas/index.js';
 import {
   defineTool,
   InvalidArgument,
+  lastQuota,
   money,
   OfferOut,
   offerLine,
@@ -201,9 +202,16 @@ export function registerProductTools({ server, client }: ToolContext): void {
             match: null,
             quota: quotaOf(result),
           });
-        product = fromProduct(result.data.product);
-        match = { type: result.data.match_type, confidence: result.data.decoded?.confidence ?? null };
+        // The lookup result carries the product without offers; fetch them (a second request).
+        let found = result.data.product;
         quota = quotaOf(result);
+        if (!found.offers) {
+          const full = await client.get<Product>(`v2/products/${found.id}`, { include_offers: true });
+          found = full.data;
+          quota = lastQuota(result, full);
+        }
+        product = fromProduct(found);
+        match = { type: result.data.match_type, confidence: result.data.decoded?.confidence ?? null };
       }
       const matchLine = match && match.type !== 'exact' ? `match: ${match.type} (not exact)` : '';
       return ok([renderLookup(product), matchLine, quotaLine(quota)].filter(Boolean).join('\n'), {

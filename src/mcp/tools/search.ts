@@ -16,6 +16,29 @@ import {
 
 const Price = z.number().min(0).max(10_000_000);
 
+/** "product_type=Dishwasher, price=≤ $800, leftover=quiet": the interpretation in a few tokens. */
+export function describeInterpretation(interpretation: Record<string, unknown>): string {
+  const show = (v: unknown): string => {
+    if (Array.isArray(v)) return v.map(show).join(' ');
+    if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o.name === 'string') return o.name;
+      if ('min' in o || 'max' in o)
+        return [o.min != null && `≥ $${o.min}`, o.max != null && `≤ $${o.max}`].filter(Boolean).join(' ');
+      return Object.entries(o)
+        .map(([k, x]) => `${k} ${show(x)}`)
+        .join(', ');
+    }
+    return String(v);
+  };
+  return Object.entries(interpretation)
+    .filter(
+      ([k, v]) => v !== null && v !== undefined && k !== 'embeddings' && !(Array.isArray(v) && !v.length),
+    )
+    .map(([k, v]) => `${k}=${show(v)}`)
+    .join(', ');
+}
+
 /** search_products (keyword, with optional filters) and semantic_search (natural language). */
 export function registerSearchTools({ server, client }: ToolContext): void {
   defineTool(
@@ -125,12 +148,7 @@ export function registerSearchTools({ server, client }: ToolContext): void {
         score: typeof p._score === 'number' ? Math.round(p._score * 1000) / 1000 : null,
       }));
       const interpretation = (result.meta.interpretation as Record<string, unknown> | undefined) ?? null;
-      const understood = interpretation
-        ? Object.entries(interpretation)
-            .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
-            .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-            .join(', ')
-        : '';
+      const understood = interpretation ? describeInterpretation(interpretation) : '';
       const quota = quotaOf(result);
       const text = [
         understood ? `Understood: ${understood}` : '',
