@@ -89,4 +89,43 @@ describe('MCP tool calls count against the caller plan', () => {
       await client.close();
     }
   });
+
+  it('knowledge tools on a Free key answer PLAN_REQUIRED naming the Starter plan; on Starter they answer', async () => {
+    const free = await connect(createKey(catalog.dataDir, { plan: 'free' }).key);
+    try {
+      for (const [name, args] of [
+        ['get_product_knowledge', { product_type: 'dishwasher' }],
+        ['lookup_error_code', { brand: 'Bosch', product_type: 'dishwasher', code: 'E24' }],
+      ] as const) {
+        const r = await free.callTool({ name, arguments: args });
+        expect(r.isError, name).toBe(true);
+        expect((r.content as Text)[0]?.text).toMatch(
+          /^PLAN_REQUIRED: .*Requires the Starter plan or above\.\nTell the user/,
+        );
+      }
+    } finally {
+      await free.close();
+    }
+    const starter = await connect(createKey(catalog.dataDir, { plan: 'starter' }).key);
+    try {
+      const code = await starter.callTool({
+        name: 'lookup_error_code',
+        arguments: { brand: 'Bosch', product_type: 'Dishwasher', code: 'e24' },
+      });
+      expect(code.isError, (code.content as Text)[0]?.text).toBeFalsy();
+      expect(code.structuredContent).toMatchObject({
+        code: 'E24',
+        brand_specific: true,
+        canonical_issue: 'drain_failure',
+      });
+      const knowledge = await starter.callTool({
+        name: 'get_product_knowledge',
+        arguments: { product_type: 'dishwasher', brand: 'bosch' },
+      });
+      expect(knowledge.isError, (knowledge.content as Text)[0]?.text).toBeFalsy();
+      expect((knowledge.structuredContent as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
+    } finally {
+      await starter.close();
+    }
+  });
 });
