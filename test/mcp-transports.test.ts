@@ -176,3 +176,41 @@ describe('MCP transports', () => {
     expect(unknown.status).toBe(404);
   });
 });
+
+describe('MCP shutdown and stdio start-up', () => {
+  it('closing the server ends open SSE and Streamable HTTP sessions instead of hanging', async () => {
+    const catalog = await fixtureCatalog();
+    const key = catalog.key('pro');
+    const server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
+    );
+    const sse = new Client({ name: 'shutdown', version: '1' });
+    const http = new Client({ name: 'shutdown', version: '1' });
+    await sse.connect(new SSEClientTransport(new URL(`/sse?api_key=${key}`, server.url)));
+    await http.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+        requestInit: { headers: { 'x-api-key': key } },
+      }),
+    );
+    await sse.listTools();
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await Promise.allSettled([sse.close(), http.close()]);
+    catalog.cleanup();
+  });
+
+  it('`shelf-mcp` without a key exits with a message naming SHELF_API_KEY', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const env = { ...process.env };
+    delete env.SHELF_API_KEY;
+    delete env.SERVICE_API_KEY;
+    const run = spawnSync(process.execPath, [resolve(import.meta.dirname, '../bin/shelf-mcp.js')], {
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('set SHELF_API_KEY (or SERVICE_API_KEY)');
+  });
+});

@@ -51,7 +51,8 @@ export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }>
     createServer: (apiKey, req) =>
       createMcpServer(IN_PROCESS_BASE, apiKey, injectFetcher(app, req.socket.remoteAddress ?? '127.0.0.1')),
   });
-  app.addHook('onClose', async () => sessions.closeAll());
+  // preClose: open SSE streams would otherwise keep the HTTP server from closing
+  app.addHook('preClose', async () => sessions.closeAll());
 
   /** The REST auth rules, plus: publishable keys may not open sessions. Failures count per address. */
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
