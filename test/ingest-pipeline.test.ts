@@ -168,3 +168,62 @@ describe('ingest pipeline end to end', () => {
     expect(currentSnapshotPath(dataDir)).toBe(before);
   });
 });
+
+describe('price history import', () => {
+  it('imports past observations per offer, keeps the feed day and reports unknown offers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-history-'));
+    try {
+      const history = join(dir, 'history.csv');
+      writeFileSync(
+        history,
+        [
+          'retailer,id,date,price,sale_price,availability',
+          'northgate,NG-1,2026-11-18,1099.00,,in stock',
+          'northgate,NG-1,2026-11-19,1099.00,949.00,in stock',
+          'northgate,NG-1,2026-11-20,1.00,,in stock',
+          'voltmart,VM-100,2026-11-19,979.99,,out of stock',
+          'voltmart,VM-999,2026-11-19,10.00,,in stock',
+          'northgate,NG-1,yesterday,10.00,,in stock',
+        ].join('\n'),
+      );
+      const dataDir = join(dir, 'data');
+      const feeds = [
+        { retailer: 'northgate', path: join(FIXTURES, 'feeds/northgate.tsv') },
+        { retailer: 'voltmart', path: join(FIXTURES, 'feeds/voltmart.csv') },
+      ];
+      const report = await runIngest({
+        dataDir,
+        feeds,
+        content: fixtureContent(),
+        day: '2026-11-20',
+        history: [history],
+      });
+      expect(report.history).toEqual([
+        { path: history, rows: 6, imported: 3, unknown_offers: 1, rejected: 1, error: null },
+      ]);
+      expect(report.issues).toContainEqual(
+        expect.objectContaining({
+          file: history,
+          line: 6,
+          reason: 'history for unknown offer voltmart/VM-999',
+        }),
+      );
+      const rows = published(dataDir, (db) =>
+        db
+          .prepare(
+            `SELECT po.day, po.price, po.original_price, po.in_stock FROM price_observations po
+             JOIN offers o ON o.id = po.offer_id WHERE o.retailer_item_id = 'NG-1' ORDER BY day`,
+          )
+          .all(),
+      );
+      expect(rows).toEqual([
+        { day: '2026-11-18', price: 1099, original_price: null, in_stock: 1 },
+        { day: '2026-11-19', price: 949, original_price: 1099, in_stock: 1 },
+        // the feed's own observation of the day wins over the imported one
+        { day: '2026-11-20', price: 999, original_price: 1099, in_stock: 1 },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

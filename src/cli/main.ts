@@ -6,7 +6,14 @@ import { startServer } from '../api/index.js';
 import { loadConfig } from '../config.js';
 import { loadContent } from '../content/index.js';
 import { generateDemo } from '../demo/index.js';
-import { parseFeedArgument, runIngest } from '../ingest/index.js';
+import {
+  type IngestReport,
+  loadSources,
+  parseFeedArgument,
+  refreshOnce,
+  runIngest,
+  scheduleDaily,
+} from '../ingest/index.js';
 import { ensureDemoCatalog, ensureDemoKey } from './demo-bootstrap.js';
 import { progressPrinter } from './progress.js';
 
@@ -42,44 +49,109 @@ program
     }
   });
 
+interface IngestCliOptions {
+  report?: string;
+  day?: string;
+  history: string[];
+  sources?: string;
+  schedule?: boolean;
+  at?: string;
+  now?: boolean;
+}
+
+/** Prints a run report the way `shelf ingest` shows it; false when nothing was published. */
+function printIngestReport(report: IngestReport, download: string[] = []): boolean {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  for (const e of download) out(`  download failed: ${e}`);
+  for (const f of report.feeds)
+    out(
+      `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}; kept ${f.carried_over} listings from the last catalog` : ''}`,
+    );
+  for (const h of report.history ?? [])
+    out(
+      `history ${h.path}: ${h.imported} observations imported from ${h.rows} rows, ${h.unknown_offers} for unknown offers, ${h.rejected} rejected${h.error ? `, FAILED: ${h.error}` : ''}`,
+    );
+  for (const issue of report.issues.slice(0, 20))
+    out(`  ${issue.severity} ${issue.file}:${issue.line} ${issue.reason}`);
+  if (report.issues.length > 20) out(`  … ${report.issues.length - 20} more (use --report)`);
+  if (!report.published) {
+    process.stderr.write(
+      'Nothing was published: no feed could be read. The published catalog is unchanged.\n',
+    );
+    return false;
+  }
+  out(
+    `Published ${report.products} products and ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
+  );
+  return true;
+}
+
 program
   .command('ingest')
   .description(
     'ingest Merchant Center feeds (retailer=path, or a path whose file name is the retailer) and publish a new catalog',
   )
-  .argument('<feeds...>', 'feed files: TSV or CSV')
+  .argument('[feeds...]', 'feed files: TSV, CSV, XML (RSS/Atom), JSON or NDJSON')
   .option('--report <file>', 'write the full run report (bad rows with file and line) as JSON')
   .option('--day <YYYY-MM-DD>', 'day of the price observations (default today, UTC)')
-  .action(async (feeds: string[], options: { report?: string; day?: string }) => {
+  .option(
+    '--history <file>',
+    'import past price observations from CSV: retailer,id,date,price,sale_price,availability (repeatable)',
+    (file: string, files: string[]) => [...files, file],
+    [] as string[],
+  )
+  .option('--sources <file>', 'sources.json: {"at": "HH:MM", "feeds": [{"retailer", "source": path or URL}]}')
+  .option('--schedule', 'keep running and re-ingest --sources every day at their UTC time')
+  .option('--at <HH:MM>', 'UTC time of the daily run (overrides sources.json; default 04:00)')
+  .option('--now', 'with --schedule: also run once at start')
+  .action(async (feeds: string[], options: IngestCliOptions) => {
     const config = loadConfig();
     if (options.day && !/^\d{4}-\d{2}-\d{2}$/.test(options.day))
       throw new InvalidArgumentError('--day must be YYYY-MM-DD');
-    const report = await runIngest({
-      dataDir: config.dataDir,
-      feeds: feeds.map(parseFeedArgument),
-      day: options.day,
-      onProgress: progressPrinter(),
-    });
-    if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
-    for (const f of report.feeds) {
+    if (options.at && !/^([01]\d|2[0-3]):[0-5]\d$/.test(options.at))
+      throw new InvalidArgumentError('--at must be HH:MM (UTC)');
+    if (options.schedule && !options.sources)
+      throw new InvalidArgumentError('--schedule needs --sources <file>');
+    if (!options.sources && feeds.length === 0)
+      throw new InvalidArgumentError('give feed files or --sources <file>');
+
+    if (options.schedule && options.sources) {
+      const sources = loadSources(options.sources);
+      const at = options.at ?? sources.at ?? '04:00';
       process.stdout.write(
-        `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}` : ''}\n`,
+        `Refreshing ${sources.feeds.length} sources daily at ${at} UTC${options.now ? ', starting now' : ''}. Ctrl-C stops.\n`,
       );
-    }
-    for (const issue of report.issues.slice(0, 20))
-      process.stdout.write(`  ${issue.severity} ${issue.file}:${issue.line} ${issue.reason}\n`);
-    if (report.issues.length > 20)
-      process.stdout.write(`  … ${report.issues.length - 20} more (use --report)\n`);
-    if (!report.published) {
-      process.stderr.write(
-        'Nothing was published: no feed could be read. The published catalog is unchanged.\n',
-      );
-      process.exitCode = 1;
+      const stop = scheduleDaily({
+        dataDir: config.dataDir,
+        sourcesFile: options.sources,
+        at,
+        runNow: options.now,
+        onReport: (r) => {
+          process.stdout.write(`[${new Date().toISOString()}] refresh\n`);
+          if (r instanceof Error) process.stderr.write(`refresh failed: ${r.message}\n`);
+          else printIngestReport(r, r.download_errors);
+        },
+      });
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop());
       return;
     }
-    process.stdout.write(
-      `Published ${report.products} products and ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.\n`,
-    );
+
+    const report: IngestReport & { download_errors?: string[] } = options.sources
+      ? await refreshOnce({
+          dataDir: config.dataDir,
+          sourcesFile: options.sources,
+          day: options.day,
+          onProgress: progressPrinter(),
+        })
+      : await runIngest({
+          dataDir: config.dataDir,
+          feeds: feeds.map(parseFeedArgument),
+          day: options.day,
+          history: options.history,
+          onProgress: progressPrinter(),
+        });
+    if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
+    if (!printIngestReport(report, report.download_errors ?? [])) process.exitCode = 1;
   });
 
 program

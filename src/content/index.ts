@@ -6,6 +6,8 @@ export {
   KNOWLEDGE_TYPES,
   type KnowledgeFile,
   type ProductTypeDef,
+  type RelatedTypeDef,
+  RelatedTypesFile,
   type RetailerDef,
   type SpecDef,
 } from './schemas.js';

@@ -11,6 +11,8 @@ import {
   KnowledgeFile,
   type ProductTypeDef,
   ProductTypeFile,
+  type RelatedTypeDef,
+  RelatedTypesFile,
   type RetailerDef,
   RetailerFile,
 } from './schemas.js';
@@ -24,6 +26,8 @@ export interface Content {
   brands: BrandDef[];
   retailers: RetailerDef[];
   knowledge: KnowledgeFile[];
+  /** accessory/consumable product type pairs (`taxonomy/related-types.json`); empty when absent */
+  relatedTypes: RelatedTypeDef[];
 }
 
 export class ContentError extends Error {}
@@ -56,6 +60,7 @@ const jsonFiles = (dir: string): string[] =>
 export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
   const categoriesFile = join(dir, 'taxonomy', 'categories.json');
   const retailersFile = join(dir, 'retailers.json');
+  const relatedFile = join(dir, 'taxonomy', 'related-types.json');
   return {
     categories: existsSync(categoriesFile) ? readJson<CategoryDef[]>(categoriesFile, CategoryFile) : [],
     productTypes: jsonFiles(join(dir, 'taxonomy', 'product-types')).flatMap((f) =>
@@ -64,5 +69,6 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
     brands: jsonFiles(join(dir, 'brands')).flatMap((f) => readJson<BrandDef[]>(f, BrandFile)),
     retailers: existsSync(retailersFile) ? readJson<RetailerDef[]>(retailersFile, RetailerFile) : [],
     knowledge: jsonFiles(join(dir, 'knowledge')).map((f) => readJson<KnowledgeFile>(f, KnowledgeFile)),
+    relatedTypes: existsSync(relatedFile) ? readJson<RelatedTypeDef[]>(relatedFile, RelatedTypesFile) : [],
   };
 }

@@ -147,3 +147,14 @@ export const RetailerFile = Type.Array(
   }),
 );
 export type RetailerDef = Static<typeof RetailerFile>[number];
+
+/** Product type pairs whose products relate: `to` is an accessory or a consumable of `from`. */
+export const RelatedTypesFile = Type.Array(
+  Type.Object({
+    from: Slug,
+    to: Slug,
+    type: Type.Union([Type.Literal('accessory'), Type.Literal('consumable')]),
+    note: Type.Optional(Type.String()),
+  }),
+);
+export type RelatedTypeDef = Static<typeof RelatedTypesFile>[number];

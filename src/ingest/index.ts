@@ -5,6 +5,7 @@ export {
   resolveByIdentifiers,
 } from './build/resolver.js';
 export type { FeedSource, RowIssue } from './feeds/index.js';
+export type { HistoryReport } from './history.js';
 export type { FeedReport } from './read-feeds.js';
 export {
   type IngestOptions,
@@ -12,3 +13,11 @@ export {
   parseFeedArgument,
   runIngest,
 } from './run.js';
+export {
+  fetchSources,
+  loadSources,
+  msUntil,
+  refreshOnce,
+  type SourcesFile,
+  scheduleDaily,
+} from './schedule.js';

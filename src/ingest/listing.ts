@@ -1,7 +1,7 @@
 import type { RawRow, RowIssue } from './feeds/index.js';
 import { cleanText, parseGtin, parsePrice } from './normalize/index.js';
 
-export type Availability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+export type Availability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder' | 'discontinued';
 
 /** One retailer's listing after normalization: the unit entity resolution works on. */
 export interface Listing {
@@ -44,7 +44,7 @@ const AVAILABILITY: Record<string, Availability> = {
   out_of_stock: 'out_of_stock',
   outofstock: 'out_of_stock',
   sold_out: 'out_of_stock',
-  discontinued: 'out_of_stock',
+  discontinued: 'discontinued',
   preorder: 'preorder',
   pre_order: 'preorder',
   backorder: 'backorder',

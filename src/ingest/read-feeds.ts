@@ -33,7 +33,11 @@ export async function readFeeds(
   const listings: Listing[] = [];
   const issues: RowIssue[] = [];
   const reports: FeedReport[] = [];
+  // item ids are unique per retailer (Merchant Center's rule); a repeated id is a bad row
+  const seenIds = new Map<string, Set<string>>();
   for (const feed of feeds) {
+    const seen = seenIds.get(feed.retailer) ?? new Set<string>();
+    seenIds.set(feed.retailer, seen);
     const report: FeedReport = {
       path: feed.path,
       retailer: feed.retailer,
@@ -57,9 +61,21 @@ export async function readFeeds(
           continue;
         }
         const result = normalizeRow(row, feed.retailer);
-        feedIssues.push(...result.issues);
-        if (result.listing) feedListings.push(result.listing);
-        else report.rejected++;
+        for (const i of result.issues) feedIssues.push(i);
+        if (result.listing && seen.has(result.listing.itemId)) {
+          report.rejected++;
+          feedIssues.push({
+            file: row.file,
+            line: row.line,
+            retailer: feed.retailer,
+            severity: 'error',
+            reason: `duplicate id "${result.listing.itemId}": the first row with this id is used`,
+            item_id: result.listing.itemId,
+          });
+        } else if (result.listing) {
+          seen.add(result.listing.itemId);
+          feedListings.push(result.listing);
+        } else report.rejected++;
         if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
       }
       if (report.rows === 0) throw new Error('the feed has no rows');

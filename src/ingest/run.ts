@@ -14,9 +14,11 @@ import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
 import { readPrevious, readPreviousListings } from './build/previous.js';
 import { writeReference } from './build/reference.js';
+import { buildRelationships } from './build/relationships.js';
 import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
+import { type HistoryReport, importHistory } from './history.js';
 import type { Listing } from './listing.js';
 import { slugify, stableUuid } from './normalize/index.js';
 import { type FeedReport, readFeeds } from './read-feeds.js';
@@ -31,8 +33,17 @@ export interface IngestOptions {
   day?: string;
   /** entity resolution; default {@link resolveListings} (`resolveByIdentifiers` is the GTIN+MPN baseline) */
   resolver?: Resolver;
+  /** CSV files of past price observations (`retailer,id,date,price,sale_price,availability`) */
+  history?: string[];
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
+}
+
+/** Where a run's time went: one entry per phase, wall clock and CPU. */
+export interface PhaseTiming {
+  phase: string;
+  wall_ms: number;
+  cpu_ms: number;
 }
 
 export interface IngestReport {
@@ -45,6 +56,9 @@ export interface IngestReport {
   offers: number;
   issues: RowIssue[];
   duration_ms: number;
+  phases: PhaseTiming[];
+  /** one entry per imported price-history file */
+  history?: HistoryReport[];
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -59,7 +73,22 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   const now = new Date().toISOString();
   const day = options.day ?? today();
   const content = options.content ?? loadContent();
-  const progress = options.onProgress ?? (() => {});
+  const report = options.onProgress ?? (() => {});
+  // wall and CPU time per phase, so a slow run says where the time went even on a busy machine
+  const phases: PhaseTiming[] = [];
+  let phaseStart = { name: 'read', wall: performance.now(), cpu: process.cpuUsage() };
+  const progress = (event: { phase: string; done?: number; total?: number }) => {
+    if (event.done === undefined && !event.phase.startsWith('read ')) {
+      const cpu = process.cpuUsage(phaseStart.cpu);
+      phases.push({
+        phase: phaseStart.name,
+        wall_ms: Math.round(performance.now() - phaseStart.wall),
+        cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+      });
+      phaseStart = { name: event.phase, wall: performance.now(), cpu: process.cpuUsage() };
+    }
+    report(event);
+  };
   const read = await readFeeds(options.feeds, progress);
   const { issues, reports: feedReports } = read;
   const listings: Listing[] = read.listings;
@@ -67,7 +96,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   const base = { run_id: randomUUID(), day, feeds: feedReports, issues, products: 0, offers: 0 };
   // nothing fresh to publish: the published catalog stays exactly as it was
   if (listings.length === 0) {
-    return { ...base, published: false, snapshot: null, duration_ms: Date.now() - started };
+    return { ...base, published: false, snapshot: null, duration_ms: Date.now() - started, phases };
   }
 
   const previousPath = currentSnapshotPath(options.dataDir);
@@ -157,6 +186,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       );
       progress({ phase: 'write', total: products.length });
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
+      progress({ phase: 'relationships' });
+      buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
       buildSearchIndex(db);
       productCount = products.length;
@@ -169,32 +200,42 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
                WHERE offer_id IN (SELECT id FROM offers) AND day <> '${day}'`);
       db.exec('DETACH DATABASE prev');
     }
+    const history: HistoryReport[] = [];
+    for (const file of options.history ?? []) {
+      progress({ phase: 'price history' });
+      history.push(await importHistory(db, file, issues));
+    }
     const offerCount = (db.prepare('SELECT count(*) FROM offers').pluck().get() as number) ?? 0;
-    const report: IngestReport = {
+    progress({ phase: 'publish' });
+    const result: IngestReport = {
       ...base,
       products: productCount,
       offers: offerCount,
       published: true,
       snapshot: path,
       duration_ms: Date.now() - started,
+      phases,
+      history,
     };
     const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     meta.run('built_at', now);
     meta.run('day', day);
-    meta.run('run_id', report.run_id);
+    meta.run('run_id', result.run_id);
     db.prepare(
       'INSERT INTO ingest_runs (id, day, started_at, finished_at, report_json) VALUES (?,?,?,?,?)',
     ).run(
-      report.run_id,
+      result.run_id,
       day,
       new Date(started).toISOString(),
       new Date().toISOString(),
-      JSON.stringify({ ...report, issues: issues.slice(0, 1000), issue_count: issues.length }),
+      JSON.stringify({ ...result, issues: issues.slice(0, 1000), issue_count: issues.length }),
     );
     db.exec('ANALYZE');
     db.close();
     publishSnapshot(options.dataDir, path);
-    return report;
+    progress({ phase: 'done' });
+    result.duration_ms = Date.now() - started;
+    return result;
   } catch (error) {
     if (db.open) db.close();
     discardSnapshot(path);

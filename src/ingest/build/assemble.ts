@@ -28,6 +28,8 @@ export interface AssembledProduct {
   variantAttributes: Record<string, string>;
   attributes: AttributeRow[];
   listings: Listing[];
+  /** "800 Series" when the titles name a series */
+  seriesName: string | null;
   createdAt: string;
   resolverConfidence: number;
 }
@@ -74,6 +76,75 @@ function chooseName(listings: Listing[]): { name: string; method: string; confid
   };
 }
 
+const titleCase = (s: string) => s.replace(/\b[a-z]/g, (c) => c.toUpperCase());
+
+/** The first headline number spec the product has, as shown ("65 in"). */
+function headlineSpec(type: TypeInfo | null, specs: Record<string, SpecValue>): string | null {
+  for (const def of type?.def.specs ?? []) {
+    const v = specs[def.key];
+    if (def.headline && def.type === 'number' && typeof v === 'string') return v;
+  }
+  return null;
+}
+
+interface NameParts {
+  brand: string | null;
+  modelNumber: string | null;
+  typeName: string | null;
+  seriesName: string | null;
+  headline: string | null;
+  color: string | null;
+}
+
+/** A title fit to be a product's name: names the brand and model, not shouted, not a stub. */
+function isCleanTitle(title: string, parts: NameParts): boolean {
+  const letters = title.replace(/[^A-Za-z]/g, '');
+  const upper = letters.replace(/[^A-Z]/g, '').length;
+  const squash = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return (
+    title.length >= 15 &&
+    title.length <= 150 &&
+    !(letters.length > 10 && upper / letters.length > 0.6) &&
+    (!parts.brand || squash(title).includes(squash(parts.brand))) &&
+    (!parts.modelNumber || squash(title).includes(squash(parts.modelNumber))) &&
+    (!parts.typeName || title.toLowerCase().includes(parts.typeName.toLowerCase().split(' ').at(-1) ?? ''))
+  );
+}
+
+/**
+ * The product's canonical name. The retailers' consensus title when they agree and it is
+ * clean; otherwise a name built from what the listings agree on: brand, series, model
+ * number, headline spec, product type and color ("Bosch 800 Series SHPM88Z75N 42 dBA
+ * Dishwasher, Stainless Steel").
+ */
+export function nameProduct(
+  listings: Listing[],
+  parts: NameParts,
+): { name: string; method: string; confidence: number } {
+  const consensus = chooseName(listings);
+  const clean = isCleanTitle(consensus.name, parts);
+  if (clean && (listings.length === 1 || consensus.confidence >= 0.75)) return consensus;
+  if (parts.brand && parts.modelNumber && parts.typeName) {
+    const name = [
+      parts.brand,
+      parts.seriesName,
+      parts.modelNumber,
+      parts.headline,
+      parts.typeName + (parts.color ? `, ${titleCase(parts.color)}` : ''),
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return { name, method: 'constructed_from_specs', confidence: listings.length > 1 ? 0.85 : 0.75 };
+  }
+  return { ...consensus, confidence: Math.round(consensus.confidence * (clean ? 1 : 0.7) * 100) / 100 };
+}
+
+/** A series a title names: "Bosch 800 Series SHPM88Z75N" → "800 Series". */
+export const seriesFromTitle = (title: string): string | null => {
+  const m = title.match(/\b([A-Za-z0-9+-]+)\s+series\b/i);
+  return m && !/^(the|a|new)$/i.test(m[1]!) ? `${m[1]} Series` : null;
+};
+
 /** The display form of a GTIN-14: UPC-A when it fits, else EAN-13, else GTIN-14. */
 export const displayGtin = (gtin14: string): string =>
   gtinForms(gtin14).find((f) => f.length === 12) ?? gtinForms(gtin14).find((f) => f.length === 13) ?? gtin14;
@@ -112,9 +183,23 @@ export function assembleProduct(
     }
 
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
-  const named = chooseName(listings);
-
   const merged = mergeSpecs(listings, type?.def ?? null);
+  const mpn = majority(listings.map((l) => l.mpn));
+  const modelKeyOf = (m: string) => m.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  // show the model number as a feed wrote it when it is the resolver's model
+  const modelNumber =
+    mpn && resolved.modelNumber && modelKeyOf(mpn) === resolved.modelNumber
+      ? mpn
+      : (resolved.modelNumber ?? mpn);
+  const seriesName = majority(listings.map((l) => seriesFromTitle(l.title)));
+  const named = nameProduct(listings, {
+    brand: brand?.name ?? null,
+    modelNumber,
+    typeName: type?.name ?? null,
+    seriesName,
+    headline: headlineSpec(type, merged.specs),
+    color: merged.variantAttributes.color ?? null,
+  });
 
   // the id this product had before: most of its listings' previous product, else its GTIN's
   let id = majority(listings.map((l) => previous.productIdByListing.get(l.key)));
@@ -137,7 +222,6 @@ export function assembleProduct(
   }
   ctx.usedSlugs.add(slug);
 
-  const mpn = majority(listings.map((l) => l.mpn));
   return {
     id,
     slug,
@@ -150,7 +234,7 @@ export function assembleProduct(
     gtin: gtins[0] ? displayGtin(gtins[0]) : null,
     gtins,
     mpn,
-    modelNumber: resolved.modelNumber ?? mpn,
+    modelNumber,
     brand,
     type,
     typeConfidence: Math.min(1, typeScore / listings.length),
@@ -160,6 +244,7 @@ export function assembleProduct(
     variantAttributes: merged.variantAttributes,
     attributes: merged.attributes,
     listings,
+    seriesName,
     createdAt: previous.products.get(id)?.created_at ?? ctx.now,
     resolverConfidence: resolved.confidence,
   };

@@ -12,26 +12,41 @@ export interface Classification {
  * counts more than one in the title, and longer phrases beat shorter ones.
  */
 export class Classifier {
-  readonly #phrases: { phrase: string; type: TypeInfo; words: number }[] = [];
+  /** phrase → the types it names, with the phrase's length in words */
+  readonly #phrases = new Map<string, { type: TypeInfo; words: number }[]>();
+  readonly #maxWords: number;
   readonly #byGoogleId = new Map<string, TypeInfo>();
   readonly #byGooglePath = new Map<string, TypeInfo>();
 
   constructor(types: Iterable<TypeInfo>) {
+    let maxWords = 1;
+    const addPhrase = (phrase: string, type: TypeInfo) => {
+      const words = phrase.split(' ').length;
+      maxWords = Math.max(maxWords, words);
+      const list = this.#phrases.get(phrase) ?? [];
+      if (!list.some((e) => e.type === type)) list.push({ type, words });
+      this.#phrases.set(phrase, list);
+    };
     for (const type of types) {
       const phrases = new Set(
         [type.name, ...(type.def.synonyms ?? [])].map((p) => normalize(p)).filter(Boolean),
       );
       for (const phrase of phrases) {
-        this.#phrases.push({ phrase, type, words: phrase.split(' ').length });
-        if (!phrase.endsWith('s'))
-          this.#phrases.push({ phrase: `${phrase}s`, type, words: phrase.split(' ').length });
+        addPhrase(phrase, type);
+        if (!phrase.endsWith('s')) addPhrase(`${phrase}s`, type);
       }
       this.#byGoogleId.set(String(type.def.google_product_category.id), type);
       this.#byGooglePath.set(normalize(type.def.google_product_category.path), type);
     }
-    this.#phrases.sort((a, b) => b.phrase.length - a.phrase.length);
+    this.#maxWords = maxWords;
   }
 
+  /**
+   * The listing's product type and a confidence: a Google category id or path that names a
+   * type is taken at 0.95; otherwise phrases in the category path's last segment (weight 3),
+   * the rest of the path (1) and the title (2) vote, longer phrases counting more, and the
+   * confidence is the winner's share of the votes, damped when the evidence is thin.
+   */
   classify(listing: Pick<Listing, 'title' | 'categoryPath' | 'googleCategory'>): Classification {
     const google = listing.googleCategory?.trim();
     if (google) {
@@ -41,17 +56,26 @@ export class Classifier {
     const scores = new Map<TypeInfo, number>();
     const add = (text: string | null, weight: number) => {
       if (!text) return;
-      const haystack = ` ${normalize(text)} `;
-      for (const { phrase, type, words } of this.#phrases) {
-        if (haystack.includes(` ${phrase} `))
-          scores.set(type, (scores.get(type) ?? 0) + weight * (1 + 0.5 * (words - 1)));
+      const words = normalize(text).split(' ');
+      // each type counts once per text, by its longest phrase found there
+      const best = new Map<TypeInfo, number>();
+      for (let i = 0; i < words.length; i++) {
+        let phrase = '';
+        for (let n = 1; n <= this.#maxWords && i + n <= words.length; n++) {
+          phrase = n === 1 ? words[i]! : `${phrase} ${words[i + n - 1]}`;
+          for (const { type, words: w } of this.#phrases.get(phrase) ?? [])
+            best.set(type, Math.max(best.get(type) ?? 0, weight * (1 + 0.5 * (w - 1))));
+        }
       }
+      for (const [type, score] of best) scores.set(type, (scores.get(type) ?? 0) + score);
     };
     // the last segment of a category path is the most specific
     const segments = listing.categoryPath?.split(/[>/|]/) ?? [];
     add(segments.at(-1) ?? null, 3);
     add(segments.slice(0, -1).join(' '), 1);
     add(listing.title, 2);
+    // a Google category path that is not a type's own still names words worth a vote
+    if (google && !/^\d+$/.test(google)) add(google.split('>').at(-1) ?? null, 2);
     let best: TypeInfo | null = null;
     let bestScore = 0;
     let total = 0;

@@ -14,8 +14,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Scores a product 0–1 from how complete, valid and corroborated its data is. Tier 1 is
- * well-resolved data, tier 2 usable, tier 3 legacy (no current offer), tier 4 too poor to
- * show by default.
+ * well-resolved data (score ≥ 0.6), tier 2 usable, tier 3 legacy (no current offer, or
+ * discontinued everywhere), tier 4 too poor to show by default (score < 0.3).
  */
 export function scoreQuality(
   p: AssembledProduct,
@@ -64,7 +64,8 @@ export function scoreQuality(
       0.1 * breakdown.nameScore +
       0.1 * breakdown.knowledgeScore,
   );
-  const hasCurrentOffer = p.listings.some((l) => l.price !== null);
+  // legacy: no retailer offers it at a price any more, or every retailer says discontinued
+  const hasCurrentOffer = p.listings.some((l) => l.price !== null && l.availability !== 'discontinued');
   const tier = !hasCurrentOffer ? 3 : score < 0.3 ? 4 : score >= 0.6 ? 1 : 2;
   return { breakdown, score, tier };
 }

@@ -22,6 +22,8 @@ export function writeProducts(
   },
 ): void {
   const groupIdOf = writeGroups(db, products, groups, ctx);
+  const groupOf = new Map<number, VariantGroup>();
+  for (const g of groups) for (const i of g.productIndexes) groupOf.set(i, g);
   const insertProduct =
     db.prepare(`INSERT INTO products (id, slug, name, description, gtin, mpn, model_number, model_key, brand_id,
     category_id, product_type_id, product_group_id, image_url, variant_attributes_json, specifications_json, spec_sources_json,
@@ -79,7 +81,14 @@ export function writeProducts(
       JSON.stringify(p.variantAttributes),
       JSON.stringify(p.specs),
       JSON.stringify(p.specSources),
-      JSON.stringify({ listing_count: p.listings.length }),
+      JSON.stringify({
+        listing_count: p.listings.length,
+        retailer_count: offers.length,
+        series_name: p.seriesName ?? groupOf.get(index)?.seriesName ?? null,
+        base_model: groupOf.get(index)?.baseModel ?? null,
+        classification_confidence: round2(p.typeConfidence),
+        resolver_confidence: p.resolverConfidence,
+      }),
       quality.score,
       JSON.stringify(quality.breakdown),
       quality.tier,

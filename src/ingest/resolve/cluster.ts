@@ -1,9 +1,12 @@
 /**
  * Turning scored pairs into products. Listings known to be the same item (shared GTIN;
  * within one source, the same brand and exact model number) are merged first. Then
- * candidate pairs are accepted best-first above a threshold, so each listing joins its
- * strongest partner before weaker ones are considered; a merge is refused when it would put
- * two listings of one source in a cluster, or join listings already scored as conflicting.
+ * candidate pairs are accepted best-first: every pair above the threshold, and below it
+ * pairs that are each other's best candidate (mutual best) above a lower bar, so each
+ * listing joins its strongest partner before weaker ones are considered. A few more rounds
+ * of mutual best matches among the listings still free settle the ones whose first choice
+ * went elsewhere. A merge is refused when it would put two listings of one source in a
+ * cluster, or join listings already scored as hard conflicts.
  */
 
 /** A scored candidate pair. */
@@ -89,8 +92,18 @@ export function clusterRecords(
 
   const canMerge = (ra: number, rb: number): boolean => {
     if (ra === rb) return false;
-    const sb = sourcesOf(rb);
-    for (const s of sourcesOf(ra)) if (sb.has(s)) return false;
+    // Most roots are single records; compare their sources without building sets.
+    const sa = sourceSets.get(ra);
+    const sb = sourceSets.get(rb);
+    if (!sa && !sb) {
+      if (sources[ra] === sources[rb]) return false;
+    } else if (!sa) {
+      if (sb!.has(sources[ra]!)) return false;
+    } else if (!sb) {
+      if (sa.has(sources[rb]!)) return false;
+    } else {
+      for (const x of sa) if (sb.has(x)) return false;
+    }
     return !hasConflict(membersOf(ra), membersOf(rb));
   };
   const tryMerge = (e: Edge): boolean => {

@@ -30,7 +30,7 @@ export interface RecordFeatures {
   brandStated: boolean;
   edition: Edition;
   /** Color families from the color field, or else from the title. */
-  colors: Set<string>;
+  colors: ReadonlySet<string>;
   vector: SparseVector;
   /** Interned blocking keys (title words and codes). */
   keys: number[];

@@ -22,6 +22,10 @@ describe('extractModelNumbers', () => {
     ).toEqual([]);
     expect(extractModelNumbers('printmaster v.17.0 gold, arcserve r11.5, v10.4.7')).toEqual([]);
     expect(extractModelNumbers('adventure workshop 4th-6th grade')).toEqual([]);
+    expect(
+      extractModelNumbers('aquarium 3-in-one, 2-video set, 2-Line phone, forms 8.0-2004, v.8by'),
+    ).toEqual([]);
+    expect(extractModelNumbers('Canon CLI-8 Red Ink Tank')).toEqual(['CLI8']);
   });
 
   it('returns normalized codes only (property)', () => {

@@ -73,6 +73,18 @@ export function isModelNumberLike(code: string): boolean {
 }
 
 /**
+ * A small count hyphenated to ordinary words (`2-Line`, `3-in-one`, `2-video`) describes the
+ * product; it is not a code. Words in capitals (`CLI-8`) still read as codes.
+ */
+function isCountedWord(chunk: string): boolean {
+  const parts = chunk.split(/[-_.]+/);
+  if (parts.length < 2) return false;
+  const numbers = parts.filter((p) => /\d/.test(p));
+  if (numbers.length === 0 || !numbers.every((p) => /^\d{1,2}$/.test(p))) return false;
+  return parts.some((p) => /^[A-Za-z]{3,}$/.test(p) && p !== p.toUpperCase());
+}
+
+/**
  * Model-number candidates found in text, normalized and de-duplicated, in order of
  * appearance. `'Sony Turntable - PSLX350H'` and `'Sony PS-LX350H'` both give `PSLX350H`.
  */
@@ -89,10 +101,11 @@ export function extractModelNumbers(text: string): string[] {
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
-    // Versions and releases (`v.17.0`, `r11.5`) name a release, not a product.
-    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d+$/i.test(trimmed)) continue;
-    // Prices and decimals (`1299.99`) are not catalogue numbers.
-    if (/^[\d.,$]+$/.test(trimmed) && /[.,]/.test(trimmed) && !/-/.test(trimmed)) continue;
+    // Versions and releases (`v.17.0`, `r11.5`, `v.8by`) name a release, not a product.
+    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d/i.test(trimmed)) continue;
+    // Prices, decimals and version ranges (`1299.99`, `8.0-2004`) are not catalogue numbers.
+    if (/^[\d.,$-]+$/.test(trimmed) && /[.,]/.test(trimmed)) continue;
+    if (isCountedWord(trimmed)) continue;
     const code = normalizeModelNumber(trimmed);
     const hadSeparator = /[-_.]/.test(trimmed);
     if (isModelNumberLike(code)) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ResolveRecord, resolveListings } from './index.js';
 
@@ -101,6 +102,39 @@ describe('resolveListings', () => {
       ['ggl:2'],
       ['ggl:3'],
     ]);
+  });
+
+  it('keeps at most one listing per retailer when nothing proves two are one item (property)', () => {
+    const words = [
+      'acme',
+      'widget',
+      'pro',
+      'mini',
+      'blue',
+      'red',
+      '2007',
+      '2008',
+      'mac',
+      'win',
+      'kx100',
+      'kx200',
+    ];
+    const record = fc.record({
+      source: fc.constantFrom('a', 'b', 'c'),
+      title: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')),
+    });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 40 }), (raw) => {
+        const records = raw.map((r, i) => rec(`${r.source}:${i}`, r.source, r.title));
+        const result = resolveListings(records);
+        expect(result.products.flatMap((p) => p.keys).sort()).toEqual(records.map((r) => r.key).sort());
+        for (const p of result.products) {
+          const sources = p.keys.map((k) => k.split(':')[0]);
+          expect(new Set(sources).size).toBe(sources.length);
+        }
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('is deterministic', () => {

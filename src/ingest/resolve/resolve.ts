@@ -19,25 +19,38 @@ const DEFAULTS: Required<ResolveOptions> = {
   candidatesPerRecord: 10,
 };
 
-/** Groups of records that are certainly one item: shared GTIN, or one source's same brand + model. */
+/**
+ * Groups of records that are certainly one item: shared GTIN, or one source's same brand and
+ * rare model number. Listings of one model that name different colors are variants, not one
+ * item; a listing naming no color joins the model's group only when just one color is named.
+ */
 function sameItemGroups(corpus: Corpus): number[][] {
-  const groups = new Map<string, number[]>();
-  const add = (key: string, index: number) => {
-    const list = groups.get(key);
+  const byGtin = new Map<string, number[]>();
+  const byModel = new Map<string, number[]>();
+  const push = (map: Map<string, number[]>, key: string, index: number) => {
+    const list = map.get(key);
     if (list) list.push(index);
-    else groups.set(key, [index]);
+    else map.set(key, [index]);
   };
   for (const f of corpus.features) {
-    if (f.gtin) add(`g\u0000${f.gtin}`, f.index);
+    if (f.gtin) push(byGtin, f.gtin, f.index);
     // A code many records share is a series or standard name, not proof of one item.
     const rare = f.primaryModel !== null && (corpus.codeDf.get(f.primaryModel) ?? 0) < GENERIC_CODE_DF;
-    // Listings naming different colors are variants, not one item, whatever the model says.
-    const colors = [...f.colors].sort().join(',');
-    if (f.brand && f.primaryModel && rare) {
-      add(`m\u0000${f.source}\u0000${f.brand}\u0000${f.primaryModel}\u0000${colors}`, f.index);
-    }
+    if (f.brand && f.primaryModel && rare)
+      push(byModel, `${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
   }
-  return [...groups.values()].filter((g) => g.length > 1);
+  const groups = [...byGtin.values()];
+  for (const members of byModel.values()) {
+    if (members.length < 2) continue;
+    const byColor = new Map<string, number[]>();
+    for (const m of members) push(byColor, [...corpus.features[m]!.colors].sort().join(','), m);
+    const uncolored = byColor.get('') ?? [];
+    byColor.delete('');
+    if (byColor.size === 0) groups.push(uncolored);
+    else if (byColor.size === 1) groups.push([...[...byColor.values()][0]!, ...uncolored]);
+    else groups.push(...byColor.values());
+  }
+  return groups.filter((g) => g.length > 1);
 }
 
 function mostCommon<T>(values: T[]): T | null {

@@ -67,5 +67,8 @@ describe('scorePair', () => {
     const same = score({ title: 'Acme Kettle', color: 'Red' }, { title: 'Acme Kettle', color: 'Red' });
     const diff = score({ title: 'Acme Kettle', color: 'Red' }, { title: 'Acme Kettle', color: 'Blue' });
     expect(diff.probability).toBeLessThan(same.probability);
+    expect(diff.conflict).toBe(true);
+    expect(same.conflict).toBe(false);
+    expect(score({ title: 'Acme Tee', size: 'M' }, { title: 'Acme Tee', size: 'L' }).conflict).toBe(true);
   });
 });

@@ -21,7 +21,10 @@ export interface PairScore {
   model: -1 | 0 | 1;
   /** True when the model numbers share a base but carry different variant suffixes. */
   variantConflict: boolean;
-  /** Hard evidence of different products: conflicting model numbers or releases. */
+  /**
+   * Hard evidence of different products: conflicting model numbers or releases, or colors or
+   * sizes both feeds state differently. Such pairs are never merged.
+   */
   conflict: boolean;
   /** Log-odds contribution of each piece of evidence that moved the score. */
   evidence: Record<string, number>;
@@ -29,6 +32,13 @@ export interface PairScore {
 
 /** An edition penalty this large is a different release (year, platform, count, release code). */
 const HARD_EDITION_CONFLICT = 3;
+
+/**
+ * Title similarity alone: log-odds = TITLE_INTERCEPT + TITLE_SLOPE × cosine, so a cosine of
+ * about 0.55 is even odds, 0.8 is strong and 0.3 is weak; other evidence moves it from there.
+ */
+const TITLE_INTERCEPT = -5;
+const TITLE_SLOPE = 9;
 
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
@@ -108,7 +118,7 @@ export function scorePair(
   const ra = records[i]!;
   const rb = records[j]!;
   const titleSimilarity = cosine(a.vector, b.vector);
-  const evidence: Record<string, number> = { title: -5 + 9 * titleSimilarity };
+  const evidence: Record<string, number> = { title: TITLE_INTERCEPT + TITLE_SLOPE * titleSimilarity };
   const add = (name: string, delta: number) => {
     if (delta !== 0) evidence[name] = (evidence[name] ?? 0) + delta;
   };
@@ -131,8 +141,15 @@ export function scorePair(
   const editionPenalty = editionConflict(a.edition, b.edition);
   add('edition', -editionPenalty);
 
-  // Different named colors are different variants, even when titles agree otherwise.
-  if (a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c))) add('color', -2);
+  // Different named colors are different variants, even when titles agree otherwise. Colors
+  // read off titles are softer evidence than colors both feeds state.
+  const colorClash = a.colors.size > 0 && b.colors.size > 0 && ![...a.colors].some((c) => b.colors.has(c));
+  const statedClash = (x: string | null | undefined, y: string | null | undefined) =>
+    normalizeValue(x) !== '' && normalizeValue(y) !== '' && normalizeValue(x) !== normalizeValue(y);
+  const colorStatedClash = colorClash && statedClash(ra.color, rb.color);
+  const sizeClash = statedClash(ra.size, rb.size);
+  if (colorClash) add('color', colorStatedClash ? -3 : -2);
+  if (sizeClash) add('size', -3);
 
   if (a.price && b.price) {
     const ratio = Math.max(a.price, b.price) / Math.min(a.price, b.price);
@@ -141,11 +158,6 @@ export function scorePair(
   }
 
   if (ra.productType && rb.productType && ra.productType !== rb.productType) add('productType', -2);
-  for (const field of ['size'] as const) {
-    const x = normalizeValue(ra[field]);
-    const y = normalizeValue(rb[field]);
-    if (x && y && x !== y) add(field, -3);
-  }
   if (ra.specs && rb.specs) {
     let plus = 0;
     let minus = 0;
@@ -165,7 +177,7 @@ export function scorePair(
     titleSimilarity,
     model: m.model,
     variantConflict: m.variantConflict,
-    conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT,
+    conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT || colorStatedClash || sizeClash,
     evidence,
   };
 }

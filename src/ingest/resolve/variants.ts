@@ -59,17 +59,23 @@ export function variantGroups(
   };
 
   const byItemGroup = new Map<string, number>();
-  const byBase = new Map<string, number>();
+  const byBase = new Map<string, number[]>();
   products.forEach((p, index) => {
     for (const m of p.members) {
       const r = records[m]!;
       if (r.itemGroupId) link(byItemGroup, `${r.source}\u0000${r.itemGroupId}`, index);
     }
     if (p.modelNumber) {
-      const base = splitModel(p.modelNumber, p.brand).base;
-      link(byBase, `${normalizeBrand(p.brand)}\u0000${base}`, index);
+      const key = `${normalizeBrand(p.brand)}\u0000${splitModel(p.modelNumber, p.brand).base}`;
+      byBase.set(key, [...(byBase.get(key) ?? []), index]);
     }
   });
+  // Products with the very same model number are not variants of each other (they are
+  // listings resolution kept apart); a base links products only when their models differ.
+  for (const indexes of byBase.values()) {
+    if (new Set(indexes.map((i) => products[i]!.modelNumber)).size < 2) continue;
+    for (const i of indexes.slice(1)) parent[find(i)] = find(indexes[0]!);
+  }
 
   const byRoot = new Map<number, number[]>();
   products.forEach((_, i) => {
@@ -85,7 +91,10 @@ export function variantGroups(
     const bases = new Set(parts.map((x) => x?.base ?? null));
     const dimensions = new Set<string>();
     for (const kind of ['color', 'size', 'region'] as const) {
-      const codes = new Set(parts.map((x) => x?.suffixes.find((s) => s.kind === kind)?.code ?? ''));
+      // Compare what the codes mean, so `BK` and `BLK` are one color.
+      const codes = new Set(
+        parts.map((x) => x?.suffixes.find((s) => s.kind === kind)?.values.join('|') ?? ''),
+      );
       if (codes.size > 1) dimensions.add(kind);
     }
     for (const field of ['color', 'size'] as const) {
