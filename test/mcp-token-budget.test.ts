@@ -34,7 +34,13 @@ describe('MCP token budget on demo products', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'shelf-budget-'));
     const content = loadContent();
     const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, products: 600 });
-    await runIngest({ dataDir, feeds: demo.feeds, content });
+    // a year of daily prices, so get_price_history has a full history to condense
+    await runIngest({
+      dataDir,
+      feeds: demo.feeds,
+      content,
+      ...(demo.historyPath ? { history: [demo.historyPath] } : {}),
+    });
     server = await startTestServer(dataDir);
     ({ key } = createKey(dataDir, { plan: 'enterprise', env: 'test' }));
     client = new Client({ name: 'budget-test', version: '1' });
@@ -115,7 +121,9 @@ describe('MCP token budget on demo products', () => {
       if (result.isError && text.startsWith('NOT_AVAILABLE'))
         ctx.skip(`${tool}: this build has no REST endpoint for it yet`);
       expect(result.isError, text).toBeFalsy();
-      const found = (result.structuredContent as { products?: unknown[] }).products;
+      const found = (result.structuredContent as { products?: unknown[]; history?: unknown[] }).products;
+      if (tool === 'get_price_history')
+        expect((result.structuredContent as { history: unknown[] }).history.length).toBeGreaterThan(1);
       if (found)
         expect(found.length, `${tool} found nothing, so this measures no typical result`).toBeGreaterThan(0);
       const tokens = countTokens(

@@ -308,7 +308,7 @@ describe('MCP tools against the REST contract', () => {
     expect(points.length).toBeLessThanOrEqual(24);
     expect(Math.min(...points.map((p) => p.price))).toBe(799);
     expect(r.data.retailers).toEqual([{ retailer: 'VoltMart', price: 949.99, in_stock: true, url: null }]);
-    expect(r.text).toContain('now 4% below its 30-day average');
+    expect(r.text).toContain('now 4% below its 30-day average; 18.9% above the period low');
   });
 
   it('find_alternatives filters similar products to cheaper ones of other brands and names a newer model', async () => {

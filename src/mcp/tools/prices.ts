@@ -180,9 +180,13 @@ export function registerPriceTools({ server, client }: ToolContext): void {
                 ? `now ${pct(now - s.avg_30d, s.avg_30d)}% above its 30-day average`
                 : 'now at its 30-day average'
           : '';
+      const aboveLow =
+        now !== null && s.min_ever !== null && now > s.min_ever
+          ? `${pct(now - s.min_ever, s.min_ever)}% above the period low`
+          : '';
       const text = [
         `${d.product_name}, last ${days} days: now ${money(now)}; low ${money(s.min_ever)}, high ${money(s.max_ever)}, 30-day avg ${money(s.avg_30d)}, trend ${s.trend ?? 'n/a'}`,
-        verdict,
+        [verdict, aboveLow].filter(Boolean).join('; '),
         history.length
           ? `history: ${history.map((h) => `${h.date} ${money(h.price)}`).join(', ')}`
           : 'no history yet',
