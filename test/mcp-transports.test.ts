@@ -114,6 +114,57 @@ describe('MCP transports', () => {
     });
   }
 
+  it('every tool answers from the real endpoints (fixture catalog, Streamable HTTP)', async () => {
+    const client = new Client({ name: 'real-api', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+        requestInit: { headers: { 'x-api-key': key } },
+      }),
+    );
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      expect(r.isError, `${name}: ${(r.content as Text)[0]?.text}`).toBeFalsy();
+      return r.structuredContent as Record<string, unknown>;
+    };
+    try {
+      const filtered = await call('search_products', { query: 'dishwasher', brand: 'Bosch', in_stock: true });
+      const products = filtered.products as { id: string; brand: string; model_number: string }[];
+      expect(products.length).toBeGreaterThan(0);
+      expect(products.every((p) => p.brand === 'Bosch')).toBe(true);
+      const bosch = products.find((p) => p.model_number === 'SHPM88Z75N');
+      expect(bosch).toBeDefined();
+      const id = bosch?.id as string;
+      expect(await call('lookup_product', { barcode: '825225978428' })).toMatchObject({
+        product: { id, best_price: 949.99 },
+      });
+      expect(await call('lookup_product', { model_number: 'SHPM88Z75N', brand: 'Bosch' })).toMatchObject({
+        product: { id, offers: [{ retailer: 'VoltMart' }, { retailer: 'Northgate Home' }] },
+        match: { type: expect.any(String) },
+      });
+      expect(
+        await call('get_product_specs', { product_id: id, keys: ['noise level', 'nope'] }),
+      ).toMatchObject({
+        specs: { noise_level: expect.stringContaining('dBA') },
+        missing_keys: ['nope'],
+      });
+      expect(await call('compare_prices', { product_id: id })).toMatchObject({
+        average_price: 974.5,
+        cheapest_in_stock: { retailer: 'VoltMart', price: 949.99, saving_vs_average: 24.51 },
+      });
+      expect(await call('get_price_history', { product_id: id, days: 30 })).toMatchObject({
+        current_price: 949.99,
+        history: expect.any(Array),
+      });
+      expect(await call('find_alternatives', { product_id: id })).toMatchObject({
+        alternatives: expect.any(Array),
+      });
+      const semantic = await call('semantic_search', { query: 'quiet dishwasher' });
+      expect((semantic.products as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+
   const post = (path: string, headers: Record<string, string>) =>
     fetch(new URL(path, server.url), {
       method: 'POST',
