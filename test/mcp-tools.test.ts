@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiFetcher, type ApiRequest, createMcpServer } from '../src/mcp/index.js';
+import { type ApiFetcher, type ApiRequest, createMcpServer, TOOL_NAMES } from '../src/mcp/index.js';
 
 /**
  * Tool logic against the REST contract (spec §2 + DESIGN.md): a scripted API answers with the
@@ -527,5 +528,43 @@ describe('MCP tools against the REST contract', () => {
     const r = await call('get_price_history', { product_id: P1 });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^NOT_AVAILABLE: this Shelf server does not provide this data yet\./);
+  });
+
+  it('any arguments to any tool give a result or a tool error, never a protocol error or a crash', async () => {
+    // every endpoint answers as the contract says, with whatever data the fuzzed ids ask for
+    routes.push(
+      on('GET', /^\/v2\/products\/[^/]+$/, { body: envelope(product(P1)) }),
+      on('GET', '/v2/products', { body: envelope([product(P1)], { pagination: { total: 1 } }) }),
+    );
+    const { tools } = await client.listTools();
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(P1),
+      fc.constant('825225978428'),
+      fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+    );
+    for (const tool of tools) {
+      const keys = Object.keys(tool.inputSchema.properties ?? {});
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(fc.constantFrom(...keys, 'extra'), value, { maxKeys: 4 }),
+          async (args) => {
+            const r = await client.callTool({ name: tool.name, arguments: args });
+            const text = (r.content as { text: string }[])[0]?.text ?? '';
+            if (r.isError) {
+              expect(text, tool.name).toMatch(/^([A-Z_]+: |MCP error -32602: Input validation error)/);
+              // INTERNAL would be a bug in the tool itself: the scripted API never fails
+              expect(text, `${tool.name} ${JSON.stringify(args)}`).not.toMatch(/^INTERNAL/);
+            } else expect(r.structuredContent, tool.name).toHaveProperty('quota');
+          },
+        ),
+        { numRuns: 25 },
+      );
+    }
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
   });
 });
