@@ -62,7 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     '/health',
     {
       config: { public: true },
-      schema: { tags: ['meta'], summary: 'Health and the served catalog snapshot' },
+      schema: { hide: true },
     },
     async () => {
       let catalog: string | null = null;

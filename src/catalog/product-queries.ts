@@ -5,6 +5,7 @@ import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js'
 import { type Db, stmt } from './database.js';
 import { signalsFor } from './price-queries.js';
 import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import { productFromRow } from './ref-cache.js';
 
 /** Sortable fields of GET /v2/products, with the SQL expression each sorts by. */
 export const PRODUCT_SORTS = {
@@ -197,8 +198,8 @@ export function attachOffers(db: Db, products: Product[]): void {
 
 /** One product by id, or null. */
 export function getProduct(db: Db, id: string, options: { includeOffers?: boolean } = {}): Product | null {
-  const row = stmt(db, `${PRODUCT_SELECT} WHERE p.id = ?`).get(id) as ProductRow | undefined;
-  return row ? withOptions(db, toProduct(row), options) : null;
+  const row = stmt(db, 'SELECT * FROM products WHERE id = ?').get(id) as ProductRow | undefined;
+  return row ? withOptions(db, productFromRow(db, row), options) : null;
 }
 
 /** One product by slug, or null. */
@@ -207,8 +208,8 @@ export function getProductBySlug(
   slug: string,
   options: { includeOffers?: boolean } = {},
 ): Product | null {
-  const row = stmt(db, `${PRODUCT_SELECT} WHERE p.slug = ?`).get(slug) as ProductRow | undefined;
-  return row ? withOptions(db, toProduct(row), options) : null;
+  const row = stmt(db, 'SELECT * FROM products WHERE slug = ?').get(slug) as ProductRow | undefined;
+  return row ? withOptions(db, productFromRow(db, row), options) : null;
 }
 
 function withOptions(db: Db, product: Product, options: { includeOffers?: boolean }): Product {

@@ -227,8 +227,33 @@ export function knowledgeByType(
   };
 }
 
-/** `_knowledge` availability metadata of a product (spec §2.3); null for a product without a type. */
+type KnowledgeMeta = NonNullable<ReturnType<typeof computeKnowledgeMeta>>;
+const metaCache = new WeakMap<Db, Map<string, KnowledgeMeta>>();
+
+/**
+ * `_knowledge` availability metadata of a product (spec §2.3); null for a product without a
+ * type. It depends only on the product type and brand, so it is kept per snapshot.
+ */
 export function knowledgeMeta(
+  db: Db,
+  product: { product_type: { id: string; slug: string } | null; brand: { id: string } | null },
+): KnowledgeMeta | null {
+  if (!product.product_type) return null;
+  let cache = metaCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    metaCache.set(db, cache);
+  }
+  const key = `${product.product_type.id}|${product.brand?.id ?? ''}`;
+  let meta = cache.get(key);
+  if (!meta) {
+    meta = computeKnowledgeMeta(db, product) as KnowledgeMeta;
+    cache.set(key, meta);
+  }
+  return { ...meta, available: [...meta.available] };
+}
+
+function computeKnowledgeMeta(
   db: Db,
   product: { product_type: { id: string; slug: string } | null; brand: { id: string } | null },
 ) {

@@ -1,10 +1,29 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
-/** A value that may be null: documented fields are always present, null when unknown. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value that may be null: documented fields are always present, null when unknown.
+ * Written as `type: [T, 'null']` rather than `anyOf`, so that fast-json-stringify serializes
+ * it with a type check instead of validating each alternative (measured: anyOf made the
+ * product response several times slower to serialize).
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+};
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 export const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 200 });
 export const Timestamp = Type.String({ description: 'ISO 8601 timestamp (UTC)' });
 /** Free-form JSON object (profiles, specs, structured knowledge data). */
 export const FreeObject = Type.Record(Type.String(), Type.Unknown());
+
+/**
+ * A string out of a fixed list, as one JSON Schema `enum`: a wrong value gives one
+ * validation issue naming the field and the allowed values (a union of literals gives one
+ * issue per literal).
+ */
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

@@ -1,5 +1,5 @@
 export { Brand, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
-export { FreeObject, Nullable, Slug, Timestamp, Uuid } from './common.js';
+export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
 export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';

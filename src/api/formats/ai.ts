@@ -61,9 +61,9 @@ function knowledgeLines(k: ProductKnowledge | undefined): Record<string, string>
     | undefined;
   if (cost?.annual_energy_cost !== undefined || cost?.annual_maintenance_cost !== undefined) {
     const parts = [];
-    if (cost.annual_energy_cost !== undefined) parts.push(`energy ~$${cost.annual_energy_cost}/yr`);
-    if (cost.annual_maintenance_cost !== undefined) parts.push(`upkeep ~$${cost.annual_maintenance_cost}/yr`);
-    out.cost_of_ownership = parts.join(', ');
+    if (cost.annual_energy_cost) parts.push(`energy ~$${cost.annual_energy_cost}/yr`);
+    if (cost.annual_maintenance_cost) parts.push(`upkeep ~$${cost.annual_maintenance_cost}/yr`);
+    if (parts.length) out.cost_of_ownership = parts.join(', ');
   }
   const guide = k.buying_guide[0];
   if (guide) {

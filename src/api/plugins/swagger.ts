@@ -59,12 +59,18 @@ export const swaggerPlugin = fp(
           .map((part) => (part.startsWith(':') ? `By${cap(part.slice(1))}` : cap(part)))
           .join('')}`;
         if (route.config && (route.config as { public?: boolean }).public) s.security = [];
+        const query = s.querystring as { properties?: Record<string, unknown> } | undefined;
+        const responses = s.response as Record<string, Record<string, unknown>> | undefined;
+        if (query?.properties?.format && responses?.[200])
+          s.response = { ...responses, 200: withFormats(responses[200]) };
         return { schema: s as typeof schema, url };
       },
     });
     await app.register(swaggerUi, {
       routePrefix: '/docs',
+      // validatorUrl null: the page never calls the online validator, so /docs works offline
       uiConfig: {
+        validatorUrl: null,
         docExpansion: 'list',
         deepLinking: true,
         tryItOutEnabled: true,
@@ -81,6 +87,21 @@ export const swaggerPlugin = fp(
   },
   { name: 'shelf-swagger' },
 );
+
+/** The json envelope, or the same envelope with data in the ai or schemaorg shape (format=…). */
+function withFormats(json: Record<string, unknown>): Record<string, unknown> {
+  const props = json.properties as Record<string, Record<string, unknown>>;
+  const list = props.data?.type === 'array';
+  const variant = (name: string) => {
+    const ref = { $ref: `#/components/schemas/${name}` };
+    return { ...json, properties: { ...props, data: list ? { type: 'array', items: ref } : ref } };
+  };
+  return {
+    description:
+      'json (default), or with format=ai / format=schemaorg the same envelope around the condensed or JSON-LD form',
+    anyOf: [json, variant('AiProduct'), variant('SchemaOrgProduct')],
+  };
+}
 
 const cap = (s: string) =>
   s

@@ -9,16 +9,19 @@ import {
   knowledgeByType,
   knowledgeForType,
 } from '../../../knowledge/index.js';
-import { Envelope, KnowledgeEntry, ListEnvelope, ProductTypeKnowledge } from '../../../schemas/index.js';
+import {
+  Envelope,
+  KnowledgeEntry,
+  ListEnvelope,
+  ProductTypeKnowledge,
+  StringEnum,
+} from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Limit, SearchText, SlugParam } from '../../schemas/params.js';
 import { errorResponses, requirePlan } from './shared.js';
 
-const KnowledgeTypeParam = Type.Union(
-  KNOWLEDGE_TYPES.map((t) => Type.Literal(t)),
-  { description: KNOWLEDGE_TYPES.join(', ') },
-);
+const KnowledgeTypeParam = StringEnum(KNOWLEDGE_TYPES, { description: KNOWLEDGE_TYPES.join(', ') });
 const BrandParam = Type.String({
   minLength: 1,
   maxLength: 200,
@@ -38,13 +41,9 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           type: Type.Optional(KnowledgeTypeParam),
           context: Type.Optional(
-            Type.Union(
-              KNOWLEDGE_CONTEXTS.map((c) => Type.Literal(c)),
-              {
-                description:
-                  'home → general + home entries; office → general + office; general → general only',
-              },
-            ),
+            StringEnum(KNOWLEDGE_CONTEXTS, {
+              description: 'home → general + home entries; office → general + office; general → general only',
+            }),
           ),
           code: Type.Optional(
             Type.String({

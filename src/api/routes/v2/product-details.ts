@@ -18,6 +18,7 @@ import {
   PriceIntelligence,
   ProductAttributes,
   Relationships,
+  StringEnum,
 } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
 import { ok } from '../../plugins/envelope.js';
@@ -39,12 +40,7 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Typed attributes of a product',
         params: IdParams,
         querystring: Type.Object({
-          role: Type.Optional(
-            Type.Union(
-              ATTRIBUTE_ROLES.map((r) => Type.Literal(r)),
-              { description: 'variant, identity or spec' },
-            ),
-          ),
+          role: Type.Optional(StringEnum(ATTRIBUTE_ROLES, { description: 'variant, identity or spec' })),
         }),
         response: { 200: Envelope(ProductAttributes), ...errorResponses },
       },
@@ -65,14 +61,10 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Successor, predecessor, similar products, consumables, accessories and series',
         params: IdParams,
         querystring: Type.Object({
-          type: Type.Union(
-            RELATIONSHIP_TYPES.map((t) => Type.Literal(t)),
-            {
-              default: 'all',
-              description:
-                'successor (also gives predecessor), similar, consumable, accessory, series or all',
-            },
-          ),
+          type: StringEnum(RELATIONSHIP_TYPES, {
+            default: 'all',
+            description: 'successor (also gives predecessor), similar, consumable, accessory, series or all',
+          }),
         }),
         response: { 200: Envelope(Relationships), ...errorResponses },
       },

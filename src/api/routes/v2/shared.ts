@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { PLANS, type PlanId, planAtLeast } from '../../../access/index.js';
 import type { PageInfo } from '../../../catalog/index.js';
 import { attachOffers, type Db, typeSpecs } from '../../../catalog/index.js';
 import { productKnowledge } from '../../../knowledge/index.js';
 import type { Product } from '../../../schemas/index.js';
-import { ErrorEnvelope } from '../../../schemas/index.js';
+import { ErrorEnvelope, StringEnum } from '../../../schemas/index.js';
 import { AppError } from '../../errors.js';
 import { toAiProduct, toSchemaOrgProduct } from '../../formats/index.js';
 import { meta } from '../../plugins/envelope.js';
@@ -22,14 +21,11 @@ export const errorResponses = {
 
 export const FORMATS = ['json', 'schemaorg', 'ai'] as const;
 export type Format = (typeof FORMATS)[number];
-export const FormatParam = Type.Union(
-  FORMATS.map((f) => Type.Literal(f)),
-  {
-    default: 'json',
-    description:
-      'json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct)',
-  },
-);
+export const FormatParam = StringEnum(FORMATS, {
+  default: 'json',
+  description:
+    'json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct)',
+});
 
 /** 403 PLAN_REQUIRED unless the calling key's plan is `plan` or above. */
 export function requirePlan(request: FastifyRequest, plan: PlanId, feature: string): void {

@@ -1,0 +1,243 @@
+/**
+ * `npm run bench`: the REST API's hot paths against a bare Fastify route.
+ *
+ * Builds the demo catalog (all authored content, `--per-type=N` base models per product
+ * type, default 3, the demo default) in a temporary folder, starts the real server (`shelf serve`) and a bare
+ * Fastify server (no auth, no database, a fixed JSON body as large as a product response)
+ * as two child processes, then runs autocannon from this process against each endpoint in
+ * turn: 50 connections, `BENCH_SECONDS` seconds each (default 5). Paths rotate over many
+ * products, GTINs and queries, so the numbers are not those of one cached row.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { KeyStore } from '../src/access/index.js';
+import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { loadContent } from '../src/content/index.js';
+import { generateDemo } from '../src/demo/index.js';
+import { runIngest } from '../src/ingest/index.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CONNECTIONS = 50;
+const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 5);
+const PER_TYPE = Number(process.argv.find((a) => a.startsWith('--per-type='))?.slice(11) ?? 3);
+
+/** Child mode: the bare route, answering a fixed body. */
+async function serveBare(port: number, body: string): Promise<void> {
+  const app = Fastify({ logger: false });
+  const payload = JSON.parse(body) as unknown;
+  app.get('/bare', async () => payload);
+  await app.listen({ port, host: '127.0.0.1' });
+  process.send?.('ready');
+}
+
+function startChild(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+}
+
+async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(url, { headers });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function run(
+  name: string,
+  base: string,
+  paths: string[],
+  headers: Record<string, string>,
+): Promise<Result> {
+  let i = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          req.path = paths[i++ % paths.length] as string;
+          return req;
+        },
+      },
+    ],
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shelf-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const content = loadContent();
+    const started = Date.now();
+    // main's demo generator takes a product count (adapted in the mcp branch merge)
+    const demo = await generateDemo({
+      outDir: join(dataDir, 'demo-feeds'),
+      content,
+      products: PER_TYPE * content.productTypes.length,
+    });
+    // the whole demo when ingest takes it; otherwise (an ingest bug) the most feeds it takes, said aloud
+    let report: Awaited<ReturnType<typeof runIngest>> | null = null;
+    let used = demo.feeds.length;
+    for (let n = demo.feeds.length; n >= 1 && !report; n = Math.floor(n / 2)) {
+      used = n;
+      try {
+        report = await runIngest({ dataDir, feeds: demo.feeds.slice(0, n), content });
+        if (n < demo.feeds.length)
+          console.log(`WARNING: ingest failed on all ${demo.feeds.length} demo feeds; using ${n}`);
+      } catch (error) {
+        console.log(`ingest of ${n} demo feeds failed: ${(error as Error).message}`);
+      }
+    }
+    if (!report) throw new Error('could not build a demo catalog');
+    console.log(
+      `demo catalog: ${report.products} products, ${report.offers} offers from ${used} of ${demo.feeds.length} retailer feeds (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
+
+    const keys = new KeyStore(dataDir);
+    const key = keys.create({ plan: 'enterprise', type: 'secret', env: 'test', name: 'bench' }).key;
+    keys.close();
+
+    const db = openReadOnly(currentSnapshotPath(dataDir) as string);
+    const ids = (
+      db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY random() LIMIT 2000').all() as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+    const gtins = (
+      db.prepare('SELECT gtin FROM products WHERE gtin IS NOT NULL ORDER BY random() LIMIT 2000').all() as {
+        gtin: string;
+      }[]
+    ).map((r) => r.gtin);
+    const words = (
+      db.prepare('SELECT name FROM product_types ORDER BY random() LIMIT 50').all() as { name: string }[]
+    ).map((r) => r.name.toLowerCase());
+    const brands = (
+      db
+        .prepare(
+          'SELECT b.name FROM brands b WHERE EXISTS (SELECT 1 FROM products p WHERE p.brand_id = b.id) LIMIT 50',
+        )
+        .all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name.toLowerCase());
+    db.close();
+    const queries = words.map((w, i) => (i % 2 ? `${brands[i % brands.length]} ${w}` : w));
+
+    const apiPort = 40_000 + Math.floor(Math.random() * 10_000);
+    const barePort = apiPort + 1;
+    const api = `http://127.0.0.1:${apiPort}`;
+    const bare = `http://127.0.0.1:${barePort}`;
+    children.push(
+      startChild(['src/cli/main.ts', 'serve'], {
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        SHELF_DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+      }),
+    );
+    const headers = { 'x-api-key': key };
+    await waitFor(`${api}/v2/products/${ids[0]}`, headers);
+    const sample = await (await fetch(`${api}/v2/products/${ids[0]}`, { headers })).text();
+    children.push(startChild([import.meta.filename, `--bare=${barePort}`], { BENCH_BODY: sample }));
+    await waitFor(`${bare}/bare`);
+
+    const enc = encodeURIComponent;
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per endpoint; bare body ${sample.length} bytes\n`,
+    );
+    const results: Result[] = [];
+    results.push(await run('bare Fastify route', bare, ['/bare'], {}));
+    results.push(
+      await run(
+        'GET /v2/products/{id}',
+        api,
+        ids.map((id) => `/v2/products/${id}`),
+        headers,
+      ),
+    );
+    results.push(
+      await run(
+        'GET /v2/products?q=…',
+        api,
+        queries.map((q) => `/v2/products?q=${enc(q)}`),
+        headers,
+      ),
+    );
+    results.push(
+      await run(
+        'GET /v2/products/barcode/{gtin}',
+        api,
+        gtins.map((g) => `/v2/products/barcode/${g}`),
+        headers,
+      ),
+    );
+    results.push(
+      await run(
+        'GET /v2/products/{id}/prices',
+        api,
+        ids.map((id) => `/v2/products/${id}/prices`),
+        headers,
+      ),
+    );
+
+    const bareRps = results[0]?.rps ?? 1;
+    const pad = (s: string, n: number) => s.padEnd(n);
+    console.log(
+      `${pad('endpoint', 34)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}non-2xx`,
+    );
+    for (const r of results)
+      console.log(
+        `${pad(r.name, 34)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad((r.rps / bareRps).toFixed(2), 9)}${r.non2xx + r.errors}`,
+      );
+    const byId = results[1] as Result;
+    const search = results[2] as Result;
+    const checks = [
+      [`product by id ≥ 0.6 of bare`, byId.rps / bareRps >= 0.6],
+      [`keyword search ≥ 0.3 of bare`, search.rps / bareRps >= 0.3],
+      [`p99 < 20 ms on every endpoint`, results.every((r) => r.p99 < 20)],
+      [`no non-2xx answers`, results.every((r) => r.non2xx + r.errors === 0)],
+    ] as const;
+    console.log('');
+    for (const [label, pass] of checks) console.log(`${pass ? 'PASS' : 'FAIL'}  ${label}`);
+  } finally {
+    for (const c of children) c.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const bareArg = process.argv.find((a) => a.startsWith('--bare='));
+if (bareArg) await serveBare(Number(bareArg.slice(7)), process.env.BENCH_BODY ?? '{}');
+else await main();
