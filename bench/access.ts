@@ -5,7 +5,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-// @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import {
   type ApiKeyRecord,
@@ -90,7 +89,7 @@ async function cannon(title: string, path: (n: number) => string) {
     duration: 4,
     requests: [
       {
-        setupRequest: (req: { path: string; headers: Record<string, string> }) => {
+        setupRequest: (req) => {
           n++;
           return { ...req, path: path(n), headers: { ...req.headers, 'x-api-key': secrets[n % 200]! } };
         },

@@ -101,7 +101,12 @@ async function main(): Promise<void> {
   try {
     const content = loadContent();
     const started = Date.now();
-    const demo = generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, perType: PER_TYPE });
+    // main's demo generator takes a product count (adapted in the mcp branch merge)
+    const demo = await generateDemo({
+      outDir: join(dataDir, 'demo-feeds'),
+      content,
+      products: PER_TYPE * content.productTypes.length,
+    });
     // the whole demo when ingest takes it; otherwise (an ingest bug) the most feeds it takes, said aloud
     let report: Awaited<ReturnType<typeof runIngest>> | null = null;
     let used = demo.feeds.length;

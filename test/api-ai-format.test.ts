@@ -34,7 +34,8 @@ describe('format=ai on demo products', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'shelf-ai-'));
     const content = loadContent();
-    const demo = generateDemo({ outDir: join(dataDir, 'feeds'), content });
+    // main's demo generator defaults to 35k products: about three per product type is enough here
+    const demo = await generateDemo({ outDir: join(dataDir, 'feeds'), content, products: 600 });
     // three retailers' feeds keep the test quick and still give a product of every kind
     await runIngest({ dataDir, feeds: demo.feeds.slice(0, 3), content });
     keys = new KeyStore(dataDir);

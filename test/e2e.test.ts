@@ -137,7 +137,7 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
       expect(found[0]?.name).toContain('QN65Q80C');
       const lookup = await client.callTool({ name: 'lookup_product', arguments: { id: found[0]?.id } });
       expect(lookup.structuredContent).toMatchObject({
-        product: { brand: 'Samsung', retailers: [{ retailer: 'VoltMart', price: 1199.99 }] },
+        product: { brand: 'Samsung', offers: [{ retailer: 'VoltMart', price: 1199.99 }] },
       });
       const missing = await client.callTool({
         name: 'lookup_product',

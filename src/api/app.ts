@@ -9,6 +9,7 @@ import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
+import { mcpPlugin } from './plugins/mcp.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { catalogTreeRoutes } from './routes/v2/catalog-tree.js';
 import { directoryRoutes } from './routes/v2/directory.js';
@@ -101,5 +102,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  await app.register(mcpPlugin, { keys: options.keys, limiter });
   return app;
 }

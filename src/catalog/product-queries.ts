@@ -1,7 +1,8 @@
 import type { Product } from '../schemas/index.js';
+// keyword ranking lives in search/; it imports catalog only inside functions, so this cycle is safe
+import { FTS_WEIGHTS, keywordPlan } from '../search/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
-import { ftsQuery } from './fts.js';
 import { signalsFor } from './price-queries.js';
 import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { productFromRow } from './ref-cache.js';
@@ -55,9 +56,13 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     where.push(sql);
     args.push(...values);
   };
-  const fts = params.q ? ftsQuery(params.q) : null;
+  // q: typo-tolerant keyword match (src/search); every word must match, or when no product
+  // has them all, any of them; exact model number / GTIN hits rank first
+  const plan = params.q !== undefined && params.q.trim() !== '' ? keywordPlan(db, params.q) : null;
+  let fts: string | null = null;
   let from = 'products p';
-  if (params.q !== undefined && params.q.trim() !== '') {
+  if (plan) {
+    fts = plan.all;
     if (!fts)
       return {
         products: [],
@@ -101,7 +106,12 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
   if (params.cursor && !cursor) throw new InvalidCursorError();
 
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
+  let total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
+  if (total === 0 && plan?.any) {
+    fts = plan.any;
+    args[0] = fts;
+    total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
+  }
 
   const relevance = fts !== null && !params.sort;
   const limit = params.limit;
@@ -111,8 +121,11 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
 
   if (relevance || cursor?.kind === 'offset') {
     offset = cursor?.offset ?? 0;
+    const exact = plan?.exact.length
+      ? `CASE WHEN p.rowid IN (${plan.exact.join(',')}) THEN 0 ELSE 1 END, `
+      : '';
     const order = relevance
-      ? 'bm25(products_fts, 10.0, 4.0, 3.0, 8.0, 1.0, 0.5), p.id'
+      ? `${exact}${FTS_WEIGHTS}, p.id`
       : orderSql(params.sort ?? { field: 'name', desc: false });
     rows = stmt(
       db,

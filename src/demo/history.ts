@@ -70,7 +70,7 @@ export function priceHistory(args: {
     if (args.discontinuedFromDay !== null && d >= args.discontinuedFromDay) break;
     const t = (Math.floor((d + phase) / period) * period - phase) / (days - 1);
     const regular =
-      Math.round(listPrice * retailerFactor * (1 + args.drift * Math.max(0, t)) * 100) / 100 -
+      Math.round(listPrice * retailerFactor * (1 + drift * Math.max(0, t)) * 100) / 100 -
       (listPrice > 20 ? 0.01 : 0);
     const event = events.find((e) => ms >= e.start && ms < e.start + e.len * DAY);
     let sale: number | null = event ? regular * (1 - event.off) : null;

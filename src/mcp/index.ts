@@ -1,3 +1,14 @@
-export { type ApiResult, RestClient, ShelfApiError } from './rest-client.js';
+export {
+  type ApiFetcher,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiResult,
+  httpFetcher,
+  type Quota,
+  RestClient,
+  ShelfApiError,
+} from './rest-client.js';
+export { McpSessions, type McpSessionsOptions } from './sessions.js';
 export { createMcpServer, runStdioServer, SERVER_INFO } from './stdio.js';
-export { registerTools, toolError } from './tools.js';
+export { InvalidArgument, TOOL_ERROR_ADVICE, ToolFailure, toolError, toolErrorCode } from './tool-errors.js';
+export { registerTools, TOOL_NAMES } from './tools/index.js';

@@ -1,17 +1,25 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.js';
-import { RestClient } from './rest-client.js';
-import { registerTools } from './tools.js';
+import { type ApiFetcher, httpFetcher, RestClient } from './rest-client.js';
+import { registerTools } from './tools/index.js';
 
 export const SERVER_INFO = { name: 'shelf', version: '0.1.0' };
 
-/** An MCP server whose tools call the REST API with `apiKey`. */
-export function createMcpServer(baseUrl: string, apiKey: string): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    instructions: 'Shelf answers product questions: search, specs, prices across retailers. Prices are USD.',
-  });
-  registerTools(server, new RestClient(baseUrl, apiKey));
+const INSTRUCTIONS =
+  'Shelf answers product questions with catalog facts: search (search_products, semantic_search), one product ' +
+  '(lookup_product, get_product_specs), prices across retailers (compare_prices, get_price_history), similar products ' +
+  '(find_alternatives) and ownership knowledge (get_product_knowledge, lookup_error_code). Prices are USD. ' +
+  "Product ids come from search results. Each tool call is one or two API requests on the user's plan; results show the quota left.";
+
+/** An MCP server whose tools call the REST API with `apiKey` (over HTTP, or in-process via `fetcher`). */
+export function createMcpServer(
+  baseUrl: string,
+  apiKey: string,
+  fetcher: ApiFetcher = httpFetcher(),
+): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  registerTools(server, new RestClient(baseUrl, apiKey, fetcher));
   return server;
 }
 

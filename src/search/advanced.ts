@@ -73,7 +73,7 @@ export async function advancedSearch(
   let offset = request.pagination?.offset ?? 0;
   if (request.pagination?.cursor) {
     const c = decodeCursor(request.pagination.cursor);
-    if (!c || c.kind !== 'offset') throw new InvalidSearchCursorError();
+    if (c?.kind !== 'offset') throw new InvalidSearchCursorError();
     offset = c.offset;
   }
   const filters: SearchFilters = { ...(request.filters ?? {}) };

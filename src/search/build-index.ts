@@ -1,5 +1,5 @@
 import type { Db } from '../catalog/index.js';
-import { embeddingTerms, embedTerms, trainTermModel } from './embeddings/builtin.js';
+import { embeddingTerms, embedTerms, type TermModelOptions, trainTermModel } from './embeddings/builtin.js';
 import { words } from './text.js';
 import { toBlob } from './vector-blob.js';
 
@@ -39,7 +39,7 @@ export function buildSearchIndex(db: Db): void {
  * The vocabulary (typo candidates) and the built-in embeddings of a snapshot being built.
  * Separate from the keyword index so that the embeddings can be rebuilt alone.
  */
-export function buildEmbeddings(db: Db): void {
+export function buildEmbeddings(db: Db, options: TermModelOptions = {}): void {
   db.exec('DELETE FROM search_vocabulary; DELETE FROM search_term_vectors; DELETE FROM product_vectors;');
   // The text a product is known by: name, brand, type and spec values. Descriptions are
   // left out of the vocabulary and the vectors: they are long and mostly marketing.
@@ -52,7 +52,7 @@ export function buildEmbeddings(db: Db): void {
   for (const [term, df] of vocabulary) insertWord.run(term, df);
 
   const documents = rows.map((r) => embeddingTerms(r.text));
-  const model = trainTermModel(documents);
+  const model = trainTermModel(documents, options);
   const insertTerm = db.prepare('INSERT INTO search_term_vectors (term, df, vector) VALUES (?, ?, ?)');
   for (const [term, vector] of model.vectors) insertTerm.run(term, model.df.get(term) ?? 1, toBlob(vector));
   const lookup = (t: string) => {

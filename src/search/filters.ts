@@ -29,10 +29,10 @@ const resolveIds = (db: Db, table: string, values: string[] | undefined): Set<st
   if (!values || values.length === 0) return null;
   const ids = stmt(
     db,
-    `SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?1)) OR slug IN (SELECT value FROM json_each(?1))`,
+    `SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?)) OR slug IN (SELECT value FROM json_each(?))`,
   )
     .pluck()
-    .all(JSON.stringify(values)) as string[];
+    .all(JSON.stringify(values), JSON.stringify(values)) as string[];
   return new Set(ids);
 };
 

@@ -6,6 +6,13 @@ export const BUILTIN_DIMS = 256;
 const FEATURE_SPREAD = 6;
 /** share of a word's own spelling in its vector; the rest is the company it keeps */
 const SELF_WEIGHT = 0.45;
+/** weight of the whole word next to each of its letter trigrams in the spelling vector */
+const WORD_WEIGHT = 2;
+
+export interface TermModelOptions {
+  selfWeight?: number;
+  wordWeight?: number;
+}
 
 /**
  * The spelling vector of a word: hashed character trigrams of `<word>` plus the whole word,
@@ -13,14 +20,18 @@ const SELF_WEIGHT = 0.45;
  * letters ("dishwasher", "dishwashers", "dishwaser") get nearby vectors with no training.
  * Numbers and model codes use only the whole word: "36" must not look like "365".
  */
-export function spellingVector(word: string, out = new Float32Array(BUILTIN_DIMS)): Float32Array {
+export function spellingVector(
+  word: string,
+  wordWeight = WORD_WEIGHT,
+  out = new Float32Array(BUILTIN_DIMS),
+): Float32Array {
   const add = (feature: string, weight: number) => {
     for (let k = 0; k < FEATURE_SPREAD; k++) {
       const h = hash32(feature, k + 1);
       out[h % BUILTIN_DIMS]! += (h & 0x80000000 ? -1 : 1) * weight;
     }
   };
-  add(`w:${word}`, 2);
+  add(`w:${word}`, wordWeight);
   if (!hasDigit(word) && word.length > 2) {
     const padded = `<${word}>`;
     for (let i = 0; i + 3 <= padded.length; i++) add(padded.slice(i, i + 3), 1);
@@ -55,12 +66,13 @@ export interface TermModel {
  * co-occurrence embedding). "fridge" and "refrigerator" end up close when listings use them
  * with the same neighbours; nothing is downloaded and nothing is specific to one catalog.
  */
-export function trainTermModel(documents: string[][]): TermModel {
+export function trainTermModel(documents: string[][], options: TermModelOptions = {}): TermModel {
+  const selfWeight = options.selfWeight ?? SELF_WEIGHT;
   const df = new Map<string, number>();
   for (const doc of documents) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
   const docs = documents.length;
   const spelling = new Map<string, Float32Array>();
-  for (const t of df.keys()) spelling.set(t, spellingVector(t));
+  for (const t of df.keys()) spelling.set(t, spellingVector(t, options.wordWeight));
   const context = new Map<string, Float32Array>();
   const sum = new Float32Array(BUILTIN_DIMS);
   for (const doc of documents) {
@@ -88,7 +100,7 @@ export function trainTermModel(documents: string[][]): TermModel {
     const c = context.get(t);
     const v = new Float32Array(BUILTIN_DIMS);
     if (c) normalize(c);
-    for (let i = 0; i < BUILTIN_DIMS; i++) v[i] = SELF_WEIGHT * s[i]! + (1 - SELF_WEIGHT) * (c ? c[i]! : 0);
+    for (let i = 0; i < BUILTIN_DIMS; i++) v[i] = selfWeight * s[i]! + (1 - selfWeight) * (c ? c[i]! : 0);
     vectors.set(t, normalize(v));
   }
   return { docs, df, vectors };

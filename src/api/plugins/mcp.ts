@@ -1,0 +1,111 @@
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+} from 'fastify';
+import { authFailureHeaders, type KeyStore, type Limiter } from '../../access/index.js';
+import { type ApiFetcher, createMcpServer, McpSessions } from '../../mcp/index.js';
+import { AppError } from '../errors.js';
+import { presentedKey } from './auth.js';
+
+/** Only path and query of this base are used: tool calls never leave the process. */
+const IN_PROCESS_BASE = 'http://shelf.internal/';
+
+/**
+ * Tool calls reach the REST API through `app.inject`: the full request pipeline (auth, plan
+ * checks, rate limits, quotas, cache) runs exactly as for an HTTP request with the caller's
+ * key and address, without the MCP mount having to know the server's own public URL.
+ */
+function injectFetcher(app: FastifyInstance, remoteAddress: string): ApiFetcher {
+  return async ({ method, url, headers, body }) => {
+    const res = await app.inject({
+      method,
+      url: url.pathname + url.search,
+      headers,
+      remoteAddress,
+      ...(body === undefined ? {} : { payload: body }),
+    });
+    return {
+      status: res.statusCode,
+      header: (name) => {
+        const v = res.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
+      },
+      text: res.body,
+    };
+  };
+}
+
+/**
+ * The remote MCP server on the API's own port: Streamable HTTP at `/mcp`, the legacy HTTP+SSE
+ * transport at `/sse` + `/messages`. The key comes by X-API-Key, Authorization: Bearer or
+ * `?api_key=`; publishable keys may not open sessions.
+ */
+export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }> = async (
+  app,
+  { keys, limiter },
+) => {
+  const sessions = new McpSessions({
+    createServer: (apiKey, req) =>
+      createMcpServer(IN_PROCESS_BASE, apiKey, injectFetcher(app, req.socket.remoteAddress ?? '127.0.0.1')),
+  });
+  // preClose: open SSE streams would otherwise keep the HTTP server from closing
+  app.addHook('preClose', async () => sessions.closeAll());
+
+  /** The REST auth rules, plus: publishable keys may not open sessions. Failures count per address. */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
+    const key = presentedKey(request);
+    const record = key ? keys.authenticate(key) : null;
+    if (key && record) {
+      if (record.type === 'publishable')
+        throw new AppError(
+          'KEY_NOT_ALLOWED',
+          'publishable keys may not open MCP sessions; use a secret key (sk_shelf_…)',
+          { keyType: 'publishable', reason: 'operation' },
+        );
+      return key;
+    }
+    const budget = await limiter.authFailure(request.ip);
+    reply.headers(authFailureHeaders(budget));
+    if (budget.blocked)
+      throw new AppError(
+        'RATE_LIMITED',
+        'too many requests with missing or invalid API keys from this address; wait before retrying',
+        { limit: budget.limit, window: 'minute', scope: 'client address' },
+        budget.retryAfter,
+      );
+    if (!key)
+      throw new AppError(
+        'AUTH_REQUIRED',
+        'send your API key as X-API-Key, Authorization: Bearer <key> or the api_key query parameter',
+      );
+    throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
+  };
+
+  // Not REST resources: kept out of the OpenAPI document.
+  const schema = { hide: true } as FastifySchema;
+  const streamable = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = await authenticate(request, reply);
+    reply.hijack();
+    await sessions.handleStreamable(request.raw, reply.raw, request.body, key);
+  };
+  app.post('/mcp', { schema }, streamable);
+  app.get('/mcp', { schema }, streamable);
+  app.delete('/mcp', { schema }, streamable);
+
+  app.get('/sse', { schema }, async (request, reply) => {
+    const key = await authenticate(request, reply);
+    reply.hijack();
+    await sessions.openSse(request.raw, reply.raw, key);
+  });
+
+  app.post('/messages', { schema }, async (request, reply) => {
+    const key = presentedKey(request);
+    if (key !== null) await authenticate(request, reply);
+    const sessionId = (request.query as { sessionId?: string }).sessionId;
+    reply.hijack();
+    await sessions.postSseMessage(request.raw, reply.raw, request.body, sessionId, key);
+  });
+};

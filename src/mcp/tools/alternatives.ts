@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { Product } from '../../schemas/index.js';
+import { type Quota, ShelfApiError } from '../rest-client.js';
+import {
+  defineTool,
+  lastQuota,
+  money,
+  ok,
+  ProductId,
+  ProductRef,
+  productRef,
+  QuotaOut,
+  quotaLine,
+  round2,
+  type ToolContext,
+} from '../tool-kit.js';
+
+/** A relationship summary item (spec §2.11). */
+interface Related {
+  id: string;
+  name: string;
+  current_best_price: number | null;
+  brand: { id: string; name: string } | null;
+}
+interface Relationships {
+  productId: string;
+  successor: Related | null;
+  similar: Related[];
+}
+
+const Alternative = z.object({
+  id: z.string(),
+  name: z.string(),
+  brand: z.string().nullable(),
+  best_price: z.number().nullable(),
+  vs_product: z.number().nullable().describe('price difference to the original product (negative = cheaper)'),
+});
+
+/** find_alternatives: similar products, optionally only cheaper ones or only other brands. */
+export function registerAlternativeTools({ server, client }: ToolContext): void {
+  defineTool(
+    server,
+    'find_alternatives',
+    {
+      title: 'Find alternatives',
+      description:
+        'Products similar to a given one (same kind, comparable specs), with their best price and the difference to the original. ' +
+        'Set cheaper=true for only lower-priced ones, other_brand=true to exclude the same brand. Also names a newer model when one exists. ' +
+        'Uses 2 API requests (3 when the similar list is empty and it falls back to the same product type).',
+      input: {
+        product_id: ProductId,
+        cheaper: z.boolean().default(false).describe('only products cheaper than this one'),
+        other_brand: z.boolean().default(false).describe('only products of other brands'),
+        limit: z.number().int().min(1).max(10).default(5).describe('how many, 1-10 (default 5)'),
+      },
+      output: {
+        product: ProductRef,
+        alternatives: z.array(Alternative),
+        newer_model: Alternative.nullable(),
+        source: z
+          .enum(['similar', 'same_type'])
+          .describe('similar: curated similarity; same_type: same product type'),
+        quota: QuotaOut,
+      },
+    },
+    async ({ product_id, cheaper, other_brand, limit }) => {
+      const [productResult, relResult] = await Promise.all([
+        client.get<Product>(`v2/products/${product_id}`),
+        client
+          .get<Relationships>(`v2/products/${product_id}/relationships`, { type: 'all' })
+          .catch((error: unknown) => {
+            // An older server without the relationships endpoint still gets an answer.
+            if (error instanceof ShelfApiError && error.code === 'ROUTE_NOT_FOUND') return null;
+            throw error;
+          }),
+      ]);
+      const p = productResult.data;
+      const price = p.current_best_price;
+      const toAlt = (r: Related) => ({
+        id: r.id,
+        name: r.name,
+        brand: r.brand?.name ?? null,
+        best_price: r.current_best_price,
+        vs_product:
+          r.current_best_price !== null && price !== null ? round2(r.current_best_price - price) : null,
+      });
+      const keep = (r: { id: string; brand: string | null; best_price: number | null }) =>
+        r.id !== p.id &&
+        (!cheaper || (r.best_price !== null && price !== null && r.best_price < price)) &&
+        (!other_brand || r.brand !== (p.brand?.name ?? null));
+      let alternatives = (relResult?.data.similar ?? []).map(toAlt).filter(keep);
+      let source: 'similar' | 'same_type' = 'similar';
+      const quotas: { quota: Quota }[] = [productResult, ...(relResult ? [relResult] : [])];
+      if (!alternatives.length && p.product_type) {
+        const list = await client.get<Product[]>('v2/products', {
+          product_type_id: p.product_type.id,
+          sort: '-quality_score',
+          limit: 50,
+          ...(cheaper && price !== null ? { max_price: price } : {}),
+        });
+        quotas.push(list);
+        alternatives = list.data
+          .map((q) =>
+            toAlt({ id: q.id, name: q.name, current_best_price: q.current_best_price, brand: q.brand }),
+          )
+          .filter(keep);
+        source = 'same_type';
+      }
+      alternatives = alternatives.slice(0, limit);
+      const successor = relResult?.data.successor ? toAlt(relResult.data.successor) : null;
+      const quota = lastQuota(...quotas);
+      const diff = (a: z.infer<typeof Alternative>) =>
+        a.vs_product === null || a.vs_product === 0
+          ? ''
+          : ` (${a.vs_product < 0 ? '−' : '+'}${money(Math.abs(a.vs_product))})`;
+      const text = [
+        `Alternatives to ${p.name} (${money(price)})${cheaper ? ', cheaper' : ''}${other_brand ? ', other brands' : ''}:`,
+        ...(alternatives.length
+          ? alternatives.map((a, i) => `${i + 1}. ${a.name} — ${money(a.best_price)}${diff(a)} · id ${a.id}`)
+          : ['none found with these conditions']),
+        successor
+          ? `Newer model: ${successor.name} — ${money(successor.best_price)} · id ${successor.id}`
+          : '',
+        quotaLine(quota),
+      ];
+      return ok(text.filter(Boolean).join('\n'), {
+        product: productRef(p),
+        alternatives,
+        newer_model: successor,
+        source,
+        quota,
+      });
+    },
+  );
+}
