@@ -1,4 +1,5 @@
 import type { Db } from '../catalog/index.js';
+import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
@@ -10,6 +11,9 @@ export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybr
 
 /** How deep each ranking goes before fusion: deep enough that agreement further down counts. */
 const FUSION_DEPTH = 200;
+/** How many of the best every-word keyword matches shape the vector query, and how much. */
+const FEEDBACK_DEPTH = 5;
+const FEEDBACK_WEIGHT = 1;
 
 export interface RankOptions {
   limit: number;
@@ -34,27 +38,68 @@ export interface SearchEngine {
   ): Promise<Record<SearchMode, { top: Ranked[]; among: Map<number, number> }>>;
 }
 
-export function createSearchEngine(options: { provider?: EmbeddingProvider } = {}): SearchEngine {
-  const provider = options.provider ?? builtinProvider;
+export interface SearchEngineOptions {
+  provider?: EmbeddingProvider;
+  /** weight of the vector ranking's votes in hybrid fusion, keyword's being 1 (default HYBRID_VECTOR_WEIGHT) */
+  vectorWeight?: number;
+}
 
-  const keyword = (db: Db, text: string, limit: number, allow?: RankOptions['allow']): Ranked[] => {
+/**
+ * Weight of the vector ranking in hybrid fusion. Chosen on the relevance harness's average
+ * over all queries (see docs/api.md): the built-in vectors are a weaker ranking than BM25 on
+ * their own, so their votes count less; they still lift what keyword matching misses.
+ */
+export const HYBRID_VECTOR_WEIGHT = 1;
+
+export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
+  const provider = options.provider ?? builtinProvider;
+  const weights = [1, options.vectorWeight ?? HYBRID_VECTOR_WEIGHT];
+
+  interface KeywordSide {
+    ranked: Ranked[];
+    /** best products that matched every word: the feedback for the vector query */
+    feedback: number[];
+  }
+  const keyword = (db: Db, text: string, limit: number, allow?: RankOptions['allow']): KeywordSide => {
     const plan = keywordPlan(db, text);
-    if (!allow) return keywordRanking(db, plan, { limit, fill: true }).ranked;
-    // filters: rank deeper, then keep the allowed ones
-    return keywordRanking(db, plan, { limit: 100_000, fill: true })
-      .ranked.filter((r) => allow(r.rowid))
-      .slice(0, limit);
+    const result = keywordRanking(db, plan, { limit: allow ? 100_000 : limit, fill: true });
+    const strict = result.ranked.slice(0, result.strict);
+    const ranked = allow ? result.ranked.filter((r) => allow(r.rowid)).slice(0, limit) : result.ranked;
+    const feedback = (allow ? strict.filter((r) => allow(r.rowid)) : strict).slice(0, FEEDBACK_DEPTH);
+    return { ranked, feedback: feedback.map((r) => r.rowid) };
   };
   // the configured provider when its product vectors are ready, else the built-in one
   const vectorSource = (db: Db): EmbeddingProvider =>
     provider.catalogVectors(db) ? provider : builtinProvider;
-  const embed = async (db: Db, text: string) => {
+  /**
+   * The query vector, moved toward the vectors of the best products that match every query
+   * word (Rocchio pseudo-relevance feedback): the vector ranking then finds products like the
+   * ones the words clearly name, including those described with other words.
+   */
+  const embed = async (db: Db, text: string, feedback: number[]) => {
     const source = vectorSource(db);
     const q = await source.embedQuery(db, text);
-    return q ? { q, matrix: source.catalogVectors(db) ?? vectorsOf(db) } : null;
+    if (!q) return null;
+    const matrix = source.catalogVectors(db) ?? vectorsOf(db);
+    const rows = feedback.map((r) => (r < matrix.rowOf.length ? matrix.rowOf[r]! : -1)).filter((r) => r >= 0);
+    if (rows.length > 0 && matrix.dims === q.length) {
+      const centroid = new Float32Array(q.length);
+      for (const row of rows)
+        for (let i = 0; i < q.length; i++) centroid[i]! += matrix.data[row * matrix.dims + i]!;
+      normalize(centroid);
+      for (let i = 0; i < q.length; i++) q[i]! += FEEDBACK_WEIGHT * centroid[i]!;
+      normalize(q);
+    }
+    return { q, matrix };
   };
-  const semantic = async (db: Db, text: string, limit: number, allow?: RankOptions['allow']) => {
-    const e = await embed(db, text);
+  const semantic = async (
+    db: Db,
+    text: string,
+    limit: number,
+    allow: RankOptions['allow'],
+    feedback: number[],
+  ) => {
+    const e = await embed(db, text, feedback);
     return e ? vectorRanking(e.matrix, e.q, { limit, allow: allow ?? null }) : [];
   };
 
@@ -62,31 +107,29 @@ export function createSearchEngine(options: { provider?: EmbeddingProvider } = {
     provider,
     embeddingsFor: (db) => vectorSource(db).id,
     async rank(db, text, mode, { limit, allow }) {
-      if (mode === 'keyword') return keyword(db, text, limit, allow);
-      if (mode === 'semantic') return semantic(db, text, limit, allow);
+      if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      const fused = reciprocalRankFusion([
-        keyword(db, text, depth, allow),
-        await semantic(db, text, depth, allow),
-      ]);
-      return fused.slice(0, limit);
+      const kw = keyword(db, text, depth, allow);
+      const vec = await semantic(db, text, mode === 'semantic' ? limit : depth, allow, kw.feedback);
+      if (mode === 'semantic') return vec;
+      return reciprocalRankFusion([kw.ranked, vec], 60, weights).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {
       // one keyword and one vector ranking per query; hybrid fuses those very rankings
       const depth = Math.max(limit, FUSION_DEPTH);
-      const kwTop = keyword(db, text, depth);
-      const e = await embed(db, text);
+      const kw = keyword(db, text, depth);
+      const e = await embed(db, text, kw.feedback);
       const semTop = e ? vectorRanking(e.matrix, e.q, { limit: depth }) : [];
       const kwAmong = keywordScores(db, keywordPlan(db, text), candidates);
       const semAmong = e ? vectorScores(e.matrix, e.q, candidates) : new Map<number, number>();
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)]);
+      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weights);
       return {
-        keyword: { top: kwTop.slice(0, limit), among: kwAmong },
+        keyword: { top: kw.ranked.slice(0, limit), among: kwAmong },
         semantic: { top: semTop.slice(0, limit), among: semAmong },
         hybrid: {
-          top: reciprocalRankFusion([kwTop, semTop]).slice(0, limit),
+          top: reciprocalRankFusion([kw.ranked, semTop], 60, weights).slice(0, limit),
           among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),
         },
       };
