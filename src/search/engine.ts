@@ -45,28 +45,51 @@ export interface SearchEngineOptions {
 }
 
 /**
- * Weight of the vector ranking in hybrid fusion. Chosen on the relevance harness's average
- * over all queries (see docs/api.md): the built-in vectors are a weaker ranking than BM25 on
- * their own, so their votes count less; they still lift what keyword matching misses.
+ * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
+ * relevance harness's average over all queries (see docs/api.md), not per query: the built-in
+ * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
+ * a full vote only where few products match every word was measured and was worse.
  */
-export const HYBRID_VECTOR_WEIGHT = 1;
+export const HYBRID_VECTOR_WEIGHT = 0.3;
 
 export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
   const provider = options.provider ?? builtinProvider;
-  const weights = [1, options.vectorWeight ?? HYBRID_VECTOR_WEIGHT];
+  const vectorWeight = options.vectorWeight ?? HYBRID_VECTOR_WEIGHT;
+  const weightsFor = (_kw: { strict: number }): number[] => [1, vectorWeight];
 
   interface KeywordSide {
     ranked: Ranked[];
     /** best products that matched every word: the feedback for the vector query */
     feedback: number[];
+    /** how many products matched every word (or the exact model/GTIN) */
+    strict: number;
   }
-  const keyword = (db: Db, text: string, limit: number, allow?: RankOptions['allow']): KeywordSide => {
+  const keyword = (
+    db: Db,
+    text: string,
+    limit: number,
+    allow: RankOptions['allow'] | undefined,
+    fill = true,
+  ): KeywordSide => {
+    // without fill (feedback only) partial matches are of no use
+    const options = { fill, relax: fill };
     const plan = keywordPlan(db, text);
-    const result = keywordRanking(db, plan, { limit: allow ? 100_000 : limit, fill: true });
+    // with filters, rank a few times deeper than needed and go to the end only when too few pass
+    let deep = allow ? limit * 8 : limit;
+    let result = keywordRanking(db, plan, { limit: deep, ...options });
+    let ranked = allow ? result.ranked.filter((r) => allow(r.rowid)) : result.ranked;
+    if (allow && ranked.length < limit && result.ranked.length === deep) {
+      deep = 1_000_000;
+      result = keywordRanking(db, plan, { limit: deep, ...options });
+      ranked = result.ranked.filter((r) => allow(r.rowid));
+    }
     const strict = result.ranked.slice(0, result.strict);
-    const ranked = allow ? result.ranked.filter((r) => allow(r.rowid)).slice(0, limit) : result.ranked;
-    const feedback = (allow ? strict.filter((r) => allow(r.rowid)) : strict).slice(0, FEEDBACK_DEPTH);
-    return { ranked, feedback: feedback.map((r) => r.rowid) };
+    const strictAllowed = allow ? strict.filter((r) => allow(r.rowid)) : strict;
+    return {
+      ranked: ranked.slice(0, limit),
+      feedback: strictAllowed.slice(0, FEEDBACK_DEPTH).map((r) => r.rowid),
+      strict: strictAllowed.length,
+    };
   };
   // the configured provider when its product vectors are ready, else the built-in one
   const vectorSource = (db: Db): EmbeddingProvider =>
@@ -109,27 +132,31 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     async rank(db, text, mode, { limit, allow }) {
       if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      const kw = keyword(db, text, depth, allow);
+      // semantic mode needs only the best every-word matches, as feedback
+      const kw =
+        mode === 'semantic'
+          ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
+          : keyword(db, text, depth, allow);
       const vec = await semantic(db, text, mode === 'semantic' ? limit : depth, allow, kw.feedback);
       if (mode === 'semantic') return vec;
-      return reciprocalRankFusion([kw.ranked, vec], 60, weights).slice(0, limit);
+      return reciprocalRankFusion([kw.ranked, vec], 60, weightsFor(kw)).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {
       // one keyword and one vector ranking per query; hybrid fuses those very rankings
       const depth = Math.max(limit, FUSION_DEPTH);
-      const kw = keyword(db, text, depth);
+      const kw = keyword(db, text, depth, null);
       const e = await embed(db, text, kw.feedback);
       const semTop = e ? vectorRanking(e.matrix, e.q, { limit: depth }) : [];
       const kwAmong = keywordScores(db, keywordPlan(db, text), candidates);
       const semAmong = e ? vectorScores(e.matrix, e.q, candidates) : new Map<number, number>();
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weights);
+      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weightsFor(kw));
       return {
         keyword: { top: kw.ranked.slice(0, limit), among: kwAmong },
         semantic: { top: semTop.slice(0, limit), among: semAmong },
         hybrid: {
-          top: reciprocalRankFusion([kw.ranked, semTop], 60, weights).slice(0, limit),
+          top: reciprocalRankFusion([kw.ranked, semTop], 60, weightsFor(kw)).slice(0, limit),
           among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),
         },
       };

@@ -82,7 +82,7 @@ export interface Ranked {
 export function keywordRanking(
   db: Db,
   plan: KeywordPlan,
-  options: { limit: number; fill?: boolean },
+  options: { limit: number; fill?: boolean; relax?: boolean },
 ): { ranked: Ranked[]; relaxed: boolean; strict: number } {
   const seen = new Set<number>();
   const ranked: Ranked[] = [];
@@ -102,7 +102,11 @@ export function keywordRanking(
   if (plan.all) for (const [r, s] of query(plan.all)) push(r, s);
   let relaxed = false;
   const strict = ranked.length;
-  if (plan.any && (ranked.length === 0 || (options.fill && ranked.length < options.limit))) {
+  if (
+    plan.any &&
+    options.relax !== false &&
+    (ranked.length === 0 || (options.fill && ranked.length < options.limit))
+  ) {
     relaxed = ranked.length === 0;
     // relaxed matches rank below every strict match
     const floor = ranked.length > 0 ? Math.min(...ranked.map((r) => r.score)) : 0;
