@@ -44,6 +44,8 @@ function args() {
     limit: value('--limit') ? Number(value('--limit')) : Number.POSITIVE_INFINITY,
     /** keep each set's catalog in DIR/<set> and reuse it on later runs (faster iteration) */
     work: value('--work'),
+    /** weight of the vector ranking in hybrid fusion (default: the engine's) */
+    vectorWeight: value('--vector-weight') ? Number(value('--vector-weight')) : undefined,
   };
 }
 
@@ -62,6 +64,7 @@ async function evalSet(
   dir: string,
   limit: number,
   work: string | undefined,
+  vectorWeight: number | undefined,
   log: (s: string) => void,
 ): Promise<Record<Mode, Scores>> {
   const products = readCsv(join(dir, 'products.csv'));
@@ -127,7 +130,7 @@ async function evalSet(
       .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
       .raw();
 
-    const engine = createSearchEngine();
+    const engine = createSearchEngine(vectorWeight === undefined ? {} : { vectorWeight });
     const sums: Record<Mode, Scores> = Object.fromEntries(
       MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
     ) as Record<Mode, Scores>;
@@ -212,6 +215,7 @@ async function main() {
       join(opts.data, set),
       opts.limit,
       opts.work ? join(resolve(opts.work), set) : undefined,
+      opts.vectorWeight,
       log,
     );
     if (!opts.json) {

@@ -127,10 +127,19 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     const order = relevance
       ? `${exact}${FTS_WEIGHTS}, p.id`
       : orderSql(params.sort ?? { field: 'name', desc: false });
-    rows = stmt(
-      db,
-      `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`)} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    ).all(...args, limit + 1, offset) as ProductRow[];
+    // rank on the narrow rows first, then read the full rows of the page only
+    const rowids = stmt(db, `SELECT p.rowid FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...args, limit + 1, offset) as number[];
+    const byRowid = new Map(
+      (
+        stmt(
+          db,
+          `${PRODUCT_SELECT.replace('SELECT p.*', 'SELECT p.rowid AS _rowid, p.*')} WHERE p.rowid IN (SELECT value FROM json_each(?))`,
+        ).all(JSON.stringify(rowids)) as ProductRow[]
+      ).map((r) => [Number(r._rowid), r]),
+    );
+    rows = rowids.map((r) => byRowid.get(r)).filter((r): r is ProductRow => r !== undefined);
     if (rows.length > limit) next = { kind: 'offset', offset: offset + limit };
   } else {
     const sort = params.sort ?? { field: 'name', desc: false };

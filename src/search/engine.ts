@@ -1,4 +1,5 @@
 import type { Db } from '../catalog/index.js';
+import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
@@ -10,6 +11,9 @@ export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybr
 
 /** How deep each ranking goes before fusion: deep enough that agreement further down counts. */
 const FUSION_DEPTH = 200;
+/** How many of the best every-word keyword matches shape the vector query, and how much. */
+const FEEDBACK_DEPTH = 5;
+const FEEDBACK_WEIGHT = 1;
 
 export interface RankOptions {
   limit: number;
@@ -34,27 +38,91 @@ export interface SearchEngine {
   ): Promise<Record<SearchMode, { top: Ranked[]; among: Map<number, number> }>>;
 }
 
-export function createSearchEngine(options: { provider?: EmbeddingProvider } = {}): SearchEngine {
-  const provider = options.provider ?? builtinProvider;
+export interface SearchEngineOptions {
+  provider?: EmbeddingProvider;
+  /** weight of the vector ranking's votes in hybrid fusion, keyword's being 1 (default HYBRID_VECTOR_WEIGHT) */
+  vectorWeight?: number;
+}
 
-  const keyword = (db: Db, text: string, limit: number, allow?: RankOptions['allow']): Ranked[] => {
+/**
+ * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
+ * relevance harness's average over all queries (see docs/api.md), not per query: the built-in
+ * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
+ * a full vote only where few products match every word was measured and was worse.
+ */
+export const HYBRID_VECTOR_WEIGHT = 0.3;
+
+export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
+  const provider = options.provider ?? builtinProvider;
+  const vectorWeight = options.vectorWeight ?? HYBRID_VECTOR_WEIGHT;
+  const weightsFor = (_kw: { strict: number }): number[] => [1, vectorWeight];
+
+  interface KeywordSide {
+    ranked: Ranked[];
+    /** best products that matched every word: the feedback for the vector query */
+    feedback: number[];
+    /** how many products matched every word (or the exact model/GTIN) */
+    strict: number;
+  }
+  const keyword = (
+    db: Db,
+    text: string,
+    limit: number,
+    allow: RankOptions['allow'] | undefined,
+    fill = true,
+  ): KeywordSide => {
+    // without fill (feedback only) partial matches are of no use
+    const options = { fill, relax: fill };
     const plan = keywordPlan(db, text);
-    if (!allow) return keywordRanking(db, plan, { limit, fill: true }).ranked;
-    // filters: rank deeper, then keep the allowed ones
-    return keywordRanking(db, plan, { limit: 100_000, fill: true })
-      .ranked.filter((r) => allow(r.rowid))
-      .slice(0, limit);
+    // with filters, rank a few times deeper than needed and go to the end only when too few pass
+    let deep = allow ? limit * 8 : limit;
+    let result = keywordRanking(db, plan, { limit: deep, ...options });
+    let ranked = allow ? result.ranked.filter((r) => allow(r.rowid)) : result.ranked;
+    if (allow && ranked.length < limit && result.ranked.length === deep) {
+      deep = 1_000_000;
+      result = keywordRanking(db, plan, { limit: deep, ...options });
+      ranked = result.ranked.filter((r) => allow(r.rowid));
+    }
+    const strict = result.ranked.slice(0, result.strict);
+    const strictAllowed = allow ? strict.filter((r) => allow(r.rowid)) : strict;
+    return {
+      ranked: ranked.slice(0, limit),
+      feedback: strictAllowed.slice(0, FEEDBACK_DEPTH).map((r) => r.rowid),
+      strict: strictAllowed.length,
+    };
   };
   // the configured provider when its product vectors are ready, else the built-in one
   const vectorSource = (db: Db): EmbeddingProvider =>
     provider.catalogVectors(db) ? provider : builtinProvider;
-  const embed = async (db: Db, text: string) => {
+  /**
+   * The query vector, moved toward the vectors of the best products that match every query
+   * word (Rocchio pseudo-relevance feedback): the vector ranking then finds products like the
+   * ones the words clearly name, including those described with other words.
+   */
+  const embed = async (db: Db, text: string, feedback: number[]) => {
     const source = vectorSource(db);
     const q = await source.embedQuery(db, text);
-    return q ? { q, matrix: source.catalogVectors(db) ?? vectorsOf(db) } : null;
+    if (!q) return null;
+    const matrix = source.catalogVectors(db) ?? vectorsOf(db);
+    const rows = feedback.map((r) => (r < matrix.rowOf.length ? matrix.rowOf[r]! : -1)).filter((r) => r >= 0);
+    if (rows.length > 0 && matrix.dims === q.length) {
+      const centroid = new Float32Array(q.length);
+      for (const row of rows)
+        for (let i = 0; i < q.length; i++) centroid[i]! += matrix.data[row * matrix.dims + i]!;
+      normalize(centroid);
+      for (let i = 0; i < q.length; i++) q[i]! += FEEDBACK_WEIGHT * centroid[i]!;
+      normalize(q);
+    }
+    return { q, matrix };
   };
-  const semantic = async (db: Db, text: string, limit: number, allow?: RankOptions['allow']) => {
-    const e = await embed(db, text);
+  const semantic = async (
+    db: Db,
+    text: string,
+    limit: number,
+    allow: RankOptions['allow'],
+    feedback: number[],
+  ) => {
+    const e = await embed(db, text, feedback);
     return e ? vectorRanking(e.matrix, e.q, { limit, allow: allow ?? null }) : [];
   };
 
@@ -62,31 +130,33 @@ export function createSearchEngine(options: { provider?: EmbeddingProvider } = {
     provider,
     embeddingsFor: (db) => vectorSource(db).id,
     async rank(db, text, mode, { limit, allow }) {
-      if (mode === 'keyword') return keyword(db, text, limit, allow);
-      if (mode === 'semantic') return semantic(db, text, limit, allow);
+      if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      const fused = reciprocalRankFusion([
-        keyword(db, text, depth, allow),
-        await semantic(db, text, depth, allow),
-      ]);
-      return fused.slice(0, limit);
+      // semantic mode needs only the best every-word matches, as feedback
+      const kw =
+        mode === 'semantic'
+          ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
+          : keyword(db, text, depth, allow);
+      const vec = await semantic(db, text, mode === 'semantic' ? limit : depth, allow, kw.feedback);
+      if (mode === 'semantic') return vec;
+      return reciprocalRankFusion([kw.ranked, vec], 60, weightsFor(kw)).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {
       // one keyword and one vector ranking per query; hybrid fuses those very rankings
       const depth = Math.max(limit, FUSION_DEPTH);
-      const kwTop = keyword(db, text, depth);
-      const e = await embed(db, text);
+      const kw = keyword(db, text, depth, null);
+      const e = await embed(db, text, kw.feedback);
       const semTop = e ? vectorRanking(e.matrix, e.q, { limit: depth }) : [];
       const kwAmong = keywordScores(db, keywordPlan(db, text), candidates);
       const semAmong = e ? vectorScores(e.matrix, e.q, candidates) : new Map<number, number>();
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)]);
+      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weightsFor(kw));
       return {
-        keyword: { top: kwTop.slice(0, limit), among: kwAmong },
+        keyword: { top: kw.ranked.slice(0, limit), among: kwAmong },
         semantic: { top: semTop.slice(0, limit), among: semAmong },
         hybrid: {
-          top: reciprocalRankFusion([kwTop, semTop]).slice(0, limit),
+          top: reciprocalRankFusion([kw.ranked, semTop], 60, weightsFor(kw)).slice(0, limit),
           among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),
         },
       };

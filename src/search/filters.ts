@@ -99,10 +99,20 @@ export function compileFilters(db: Db, filters: SearchFilters): ((rowid: number)
     }
   }
   if (checks.length === 0) return null;
-  return (rowid) => {
-    const row = t.rowOf.get(rowid);
-    if (row === undefined) return false;
-    for (const c of checks) if (!c(row, rowid)) return false;
-    return true;
-  };
+  // evaluated once over the table into a mask by rowid: the scans then test one byte
+  const mask = new Uint8Array((t.rowids.length > 0 ? t.rowids[t.rowids.length - 1]! : 0) + 1);
+  let all = true;
+  for (let row = 0; row < t.rowids.length; row++) {
+    const rowid = t.rowids[row]!;
+    let ok = true;
+    for (const c of checks)
+      if (!c(row, rowid)) {
+        ok = false;
+        break;
+      }
+    if (ok) mask[rowid] = 1;
+    else all = false;
+  }
+  if (all) return null;
+  return (rowid) => mask[rowid] === 1;
 }

@@ -76,14 +76,14 @@ export interface Ranked {
 /**
  * Keyword ranking over the whole catalog: exact model/GTIN hits, then products with every
  * word by BM25, then (with `fill`) products with some of the words by BM25, up to `limit`.
- * `matched` counts the products of the strict set (exact + every word), or of the relaxed
- * set when no product has every word.
+ * `strict` counts the head of the list that matched every word (or the exact model/GTIN);
+ * `relaxed` says no product did and the list holds partial matches only.
  */
 export function keywordRanking(
   db: Db,
   plan: KeywordPlan,
-  options: { limit: number; fill?: boolean },
-): { ranked: Ranked[]; relaxed: boolean } {
+  options: { limit: number; fill?: boolean; relax?: boolean },
+): { ranked: Ranked[]; relaxed: boolean; strict: number } {
   const seen = new Set<number>();
   const ranked: Ranked[] = [];
   const push = (rowid: number, score: number) => {
@@ -101,13 +101,18 @@ export function keywordRanking(
       .all(expr, options.limit) as [number, number][];
   if (plan.all) for (const [r, s] of query(plan.all)) push(r, s);
   let relaxed = false;
-  if (plan.any && (ranked.length === 0 || (options.fill && ranked.length < options.limit))) {
+  const strict = ranked.length;
+  if (
+    plan.any &&
+    options.relax !== false &&
+    (ranked.length === 0 || (options.fill && ranked.length < options.limit))
+  ) {
     relaxed = ranked.length === 0;
     // relaxed matches rank below every strict match
     const floor = ranked.length > 0 ? Math.min(...ranked.map((r) => r.score)) : 0;
     for (const [r, s] of query(plan.any)) push(r, relaxed ? s : floor - 1e-3 * (ranked.length + 1));
   }
-  return { ranked, relaxed };
+  return { ranked, relaxed, strict };
 }
 
 /** BM25 scores of the given products only (reranking a known candidate set). */

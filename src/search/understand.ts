@@ -154,7 +154,19 @@ function vocab(db: Db): Vocab {
 }
 
 /** Percentile of a type's numeric values of a spec (or of prices when key is null). */
+const percentiles = new WeakMap<Db, Map<string, number | null>>();
 function percentile(db: Db, typeId: string | null, key: string | null, q: number): number | null {
+  let cache = percentiles.get(db);
+  if (!cache) {
+    cache = new Map();
+    percentiles.set(db, cache);
+  }
+  const id = `${typeId}|${key}|${q}`;
+  if (!cache.has(id)) cache.set(id, computePercentile(db, typeId, key, q));
+  return cache.get(id) ?? null;
+}
+
+function computePercentile(db: Db, typeId: string | null, key: string | null, q: number): number | null {
   const t = productTable(db);
   const values: number[] = [];
   const spec = key ? specValues(db, key) : null;

@@ -5,7 +5,7 @@ export const BUILTIN_DIMS = 256;
 /** positions each hashed feature touches (a sparse random index vector) */
 const FEATURE_SPREAD = 6;
 /** share of a word's own spelling in its vector; the rest is the company it keeps */
-const SELF_WEIGHT = 0.45;
+const SELF_WEIGHT = 0.75;
 /** weight of the whole word next to each of its letter trigrams in the spelling vector */
 const WORD_WEIGHT = 2;
 
