@@ -23,7 +23,7 @@ export const corsPlugin = fp<{ keys: KeyStore }>(
       return origins.has(origin);
     };
 
-    app.options('/*', { config: { public: true } }, async (request, reply) => {
+    app.options('/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
       reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
       const sent = request.headers.origin;
       const origin = typeof sent === 'string' ? normalizeOrigin(sent) : null;
