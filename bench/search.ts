@@ -98,7 +98,17 @@ const results = {
   hybrid: await measure('hybrid: advanced search mode hybrid', semanticQueries, (q) =>
     advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
   ),
+  // product words without a type to understand: the vector scan covers the whole catalog
+  semanticScan: await measure('semantic: keyword queries (whole-catalog scan)', keywordQueries, (q) =>
+    semanticSearch(db, engine, { query: q }),
+  ),
+  hybridScan: await measure('hybrid: keyword queries (whole-catalog scan)', keywordQueries, (q) =>
+    advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
+  ),
 };
-const ok = results.keyword < 5 && results.semantic < 25 && results.hybrid < 25;
+const ok =
+  results.keyword < 5 &&
+  Math.max(results.semantic, results.semanticScan) < 25 &&
+  Math.max(results.hybrid, results.hybridScan) < 25;
 log(`targets (keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms): ${ok ? 'met' : 'NOT met'}`);
 db.close();
