@@ -4,7 +4,7 @@
  * hybrid search, each over queries drawn from the catalog itself (seeded), reported as
  * p50 / p95 / p99 in milliseconds. Targets: keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms.
  *
- *   npm run bench:search -- [--per-type 190] [--data-dir DIR] [--queries 300]
+ *   npm run bench:search -- [--products 35000] [--data-dir DIR] [--queries 300]
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,12 @@ const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(name);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const perType = Number(arg('--per-type', '190'));
-const dataDir = arg('--data-dir', join(tmpdir(), `shelf-bench-search-${perType}`));
+const products = Number(arg('--products', '35000'));
+const dataDir = arg('--data-dir', join(tmpdir(), `shelf-bench-search-${products}`));
 const count = Number(arg('--queries', '300'));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-const path = await demoCatalog(dataDir, perType, log);
+const path = await demoCatalog(dataDir, products, log);
 const db = openReadOnly(path);
 const products = db.prepare('SELECT count(*) FROM products').pluck().get() as number;
 log(`catalog: ${products} products (${path})`);
@@ -98,7 +98,17 @@ const results = {
   hybrid: await measure('hybrid: advanced search mode hybrid', semanticQueries, (q) =>
     advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
   ),
+  // product words without a type to understand: the vector scan covers the whole catalog
+  semanticScan: await measure('semantic: keyword queries (whole-catalog scan)', keywordQueries, (q) =>
+    semanticSearch(db, engine, { query: q }),
+  ),
+  hybridScan: await measure('hybrid: keyword queries (whole-catalog scan)', keywordQueries, (q) =>
+    advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
+  ),
 };
-const ok = results.keyword < 5 && results.semantic < 25 && results.hybrid < 25;
+const ok =
+  results.keyword < 5 &&
+  Math.max(results.semantic, results.semanticScan) < 25 &&
+  Math.max(results.hybrid, results.hybridScan) < 25;
 log(`targets (keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms): ${ok ? 'met' : 'NOT met'}`);
 db.close();

@@ -8,7 +8,10 @@
  *   rerank nDCG@10 over each query's judged products.
  * Gain = relevance − 1. Recall counts judged products with relevance ≥ 2 as relevant.
  *
- *   npm run eval:search -- [--data DIR] [--json] [--limit N]
+ *   npm run eval:search -- [--data DIR] [--json] [--limit N] [--work DIR] [--api-path]
+ *
+ * By default semantic and hybrid are the engine's rankings alone; --api-path takes their
+ * top 100 from POST /v2/products/search's code path, with query understanding first.
  */
 import {
   existsSync,
@@ -26,7 +29,7 @@ import { parse } from 'csv-parse/sync';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { runIngest } from '../src/ingest/index.js';
-import { createSearchEngine, type Ranked } from '../src/search/index.js';
+import { advancedSearch, createSearchEngine, type Ranked } from '../src/search/index.js';
 
 const MODES = ['bm25', 'keyword', 'semantic', 'hybrid'] as const;
 type Mode = (typeof MODES)[number];
@@ -41,6 +44,8 @@ function args() {
   return {
     data: resolve(value('--data') ?? resolve(process.cwd(), '../shared/data/search')),
     json: argv.includes('--json'),
+    /** semantic and hybrid top 100 through the API's path (POST search: query understanding first) */
+    apiPath: argv.includes('--api-path'),
     limit: value('--limit') ? Number(value('--limit')) : Number.POSITIVE_INFINITY,
     /** keep each set's catalog in DIR/<set> and reuse it on later runs (faster iteration) */
     work: value('--work'),
@@ -65,6 +70,7 @@ async function evalSet(
   limit: number,
   work: string | undefined,
   vectorWeight: number | undefined,
+  apiPath: boolean,
   log: (s: string) => void,
 ): Promise<Record<Mode, Scores>> {
   const products = readCsv(join(dir, 'products.csv'));
@@ -99,6 +105,12 @@ async function evalSet(
       log(`  ingest: ${report.products} products in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
     const db = openReadOnly(currentSnapshotPath(dataDir)!);
+    const rowidOfId = new Map(
+      (db.prepare('SELECT id, rowid FROM products').raw().all() as [string, number][]).map(([id, r]) => [
+        id,
+        r,
+      ]),
+    );
     const uidsOf = new Map<number, string[]>();
     const rowidOf = new Map<string, number>();
     for (const [rowid, uid] of db
@@ -163,6 +175,16 @@ async function evalSet(
           among = new Map(m ? (bm25Among.all(m, JSON.stringify(candidates)) as [number, number][]) : []);
         } else {
           ({ top, among } = ours[mode]);
+          if (apiPath && mode !== 'keyword') {
+            // every tier: a title-only listing is a tier-3 product, hidden from the API by default
+            const res = await advancedSearch(db, engine, {
+              query: text,
+              mode,
+              filters: { data_tier: [1, 2, 3, 4] },
+              pagination: { limit: 100 },
+            });
+            top = res.products.map((p) => ({ rowid: rowidOfId.get(p.id)!, score: p._score ?? 0 }));
+          }
         }
         if (ideal > 0) {
           sums[mode]['ndcg@10'] +=
@@ -216,6 +238,7 @@ async function main() {
       opts.limit,
       opts.work ? join(resolve(opts.work), set) : undefined,
       opts.vectorWeight,
+      opts.apiPath,
       log,
     );
     if (!opts.json) {

@@ -180,6 +180,22 @@ describe('search over HTTP', () => {
     });
   });
 
+  it('drops only the understood spec constraints that no product meets, and says which', async () => {
+    const res = await post(server.url, '/v2/products/semantic-search', key, { query: '8k oled tv' });
+    const interpretation = (res.body.meta as { interpretation: { relaxed: string[]; specs: unknown[] } })
+      .interpretation;
+    expect(interpretation.specs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'resolution', value: '8K' }),
+        expect.objectContaining({ key: 'panel_type', value: 'OLED' }),
+      ]),
+    );
+    // no TV is 8K; the type and the rest still hold, and similarity puts the OLED first
+    expect(interpretation.relaxed).toContain('resolution');
+    expect(names(res)[0]).toBe('Sony Bravia 65 inch OLED 4K TV XR65A80L');
+    expect(names(res).length).toBeGreaterThan(0);
+  });
+
   it('hybrid mode fuses keyword and vector rankings and finds products by meaning and by typo', async () => {
     const res = await post(server.url, '/v2/products/search', key, {
       query: 'fridge',

@@ -121,9 +121,18 @@ export async function advancedSearch(
   };
   let ranked = await rankWith(merged);
   if (ranked.length === 0 && interpretation && Object.keys(understood.specs ?? {}).length > 0) {
-    // understood spec constraints nobody meets: keep type, brand and price, drop the specs
-    interpretation.relaxed = Object.keys(understood.specs ?? {}).filter((k) => !(k in (filters.specs ?? {})));
-    ranked = await rankWith({ ...merged, specs: filters.specs ?? {} });
+    // Nothing meets every understood spec constraint: keep type, brand, price and explicit
+    // filters, then add the understood specs back one by one (in the order the query gave
+    // them), keeping each only if some product still qualifies.
+    const kept: NonNullable<SearchFilters['specs']> = { ...(filters.specs ?? {}) };
+    const relaxed: string[] = [];
+    for (const [key, value] of Object.entries(understood.specs ?? {})) {
+      if (key in (filters.specs ?? {})) continue;
+      if (anyMatch(db, { ...merged, specs: { ...kept, [key]: value } })) kept[key] = value;
+      else relaxed.push(key);
+    }
+    interpretation.relaxed = relaxed;
+    ranked = await rankWith({ ...merged, specs: kept });
   }
 
   const sort = request.sort ?? { field: query ? 'relevance' : 'name', order: query ? 'desc' : 'asc' };
@@ -147,6 +156,14 @@ export async function advancedSearch(
     page: pageInfo({ total: ranked.length, limit, offset, cursor: request.pagination?.cursor ?? null, next }),
     interpretation,
   };
+}
+
+/** True when at least one product passes the filters. */
+function anyMatch(db: Db, filters: SearchFilters): boolean {
+  const allow = compileFilters(db, filters);
+  if (!allow) return productTable(db).rowids.length > 0;
+  for (const rowid of productTable(db).rowids) if (allow(rowid)) return true;
+  return false;
 }
 
 function sortRanked(

@@ -50,7 +50,7 @@ export interface SearchEngineOptions {
  * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
  * a full vote only where few products match every word was measured and was worse.
  */
-export const HYBRID_VECTOR_WEIGHT = 0.3;
+export const HYBRID_VECTOR_WEIGHT = 0.15;
 
 export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
   const provider = options.provider ?? builtinProvider;

@@ -271,20 +271,23 @@ export function understand(db: Db, text: string): Interpretation {
         const values = spec.values.map((val) => ({ val, words: norm(val).split(' ').filter(Boolean) }));
         const whole = values.filter((x) => x.words.length > 0 && has(x.words.join(' ')));
         let hit = whole.sort((a, b) => b.words.length - a.words.length)[0];
+        let from = hit?.words.join(' ');
         if (!hit) {
           // a word that belongs to exactly one value of this spec ("4k" → "4K UHD")
           for (const w of qWords) {
-            if (STOPWORDS.has(w) || consumed.has(w) || w.length < 2) continue;
+            // words of the type phrase count too: "4k tv" names the type and the resolution
+            if (STOPWORDS.has(w) || w.length < 2) continue;
             const owners = values.filter((x) => x.words.includes(w));
             if (owners.length === 1) {
               hit = owners[0];
+              from = w;
               break;
             }
           }
         }
         if (hit) {
-          specs.push({ key: spec.key, label: spec.label, value: hit.val, from: hit.words.join(' ') });
-          take(hit.words.join(' '));
+          specs.push({ key: spec.key, label: spec.label, value: hit.val, from: from ?? hit.val });
+          take(from ?? '');
         }
       }
     }
