@@ -18,12 +18,12 @@ const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(name);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const products = Number(arg('--products', '35000'));
-const dataDir = arg('--data-dir', join(tmpdir(), `shelf-bench-search-${products}`));
+const target = Number(arg('--products', '35000'));
+const dataDir = arg('--data-dir', join(tmpdir(), `shelf-bench-search-${target}`));
 const count = Number(arg('--queries', '300'));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-const path = await demoCatalog(dataDir, products, log);
+const path = await demoCatalog(dataDir, target, log);
 const db = openReadOnly(path);
 const products = db.prepare('SELECT count(*) FROM products').pluck().get() as number;
 log(`catalog: ${products} products (${path})`);
