@@ -60,3 +60,22 @@ describe('seriesFromTitle', () => {
     expect(seriesFromTitle(title)).toBe(series);
   });
 });
+
+describe('nameProduct: a retailer title that names the type by a synonym is kept', () => {
+  it('keeps "… OLED 4K TV …" for a Television', () => {
+    const listing = { title: 'Sony Bravia 65 inch OLED 4K TV XR65A80L' } as Listing;
+    const named = nameProduct([listing], {
+      brand: 'Sony',
+      modelNumber: 'XR65A80L',
+      typeName: 'Television',
+      typeWords: ['tv', 'television', 'oled tv'],
+      seriesName: null,
+      headline: '65 in',
+      color: null,
+    });
+    expect(named).toMatchObject({
+      name: 'Sony Bravia 65 inch OLED 4K TV XR65A80L',
+      method: 'single_listing',
+    });
+  });
+});

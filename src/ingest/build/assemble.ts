@@ -91,6 +91,8 @@ interface NameParts {
   brand: string | null;
   modelNumber: string | null;
   typeName: string | null;
+  /** the type's name and synonyms: a title naming any of them names the type */
+  typeWords?: string[];
   seriesName: string | null;
   headline: string | null;
   color: string | null;
@@ -107,8 +109,22 @@ function isCleanTitle(title: string, parts: NameParts): boolean {
     !(letters.length > 10 && upper / letters.length > 0.6) &&
     (!parts.brand || squash(title).includes(squash(parts.brand))) &&
     (!parts.modelNumber || squash(title).includes(squash(parts.modelNumber))) &&
-    (!parts.typeName || title.toLowerCase().includes(parts.typeName.toLowerCase().split(' ').at(-1) ?? ''))
+    namesType(title, parts)
   );
+}
+
+/** Whether a title names the product type, by its name's last word or by a synonym. */
+function namesType(title: string, parts: NameParts): boolean {
+  if (!parts.typeName) return true;
+  const text = ` ${title.toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+  const words = [parts.typeName.toLowerCase().split(' ').at(-1) ?? '', ...(parts.typeWords ?? [])];
+  return words.some((w) => {
+    const word = w
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+    return word !== '' && (text.includes(` ${word} `) || text.includes(` ${word}s `));
+  });
 }
 
 /**
@@ -196,6 +212,7 @@ export function assembleProduct(
     brand: brand?.name ?? null,
     modelNumber,
     typeName: type?.name ?? null,
+    typeWords: type?.def.synonyms ?? [],
     seriesName,
     headline: headlineSpec(type, merged.specs),
     color: merged.variantAttributes.color ?? null,
