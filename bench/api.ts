@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the REST API's hot paths against a bare Fastify route.
  *
- * Builds the demo catalog (all authored content, `--per-type=N` base models per product
- * type, default 3, the demo default) in a temporary folder, starts the real server (`shelf serve`) and a bare
- * Fastify server (no auth, no database, a fixed JSON body as large as a product response)
- * as two child processes, then runs autocannon from this process against each endpoint in
- * turn: 50 connections, `BENCH_SECONDS` seconds each (default 5). Paths rotate over many
- * products, GTINs and queries, so the numbers are not those of one cached row.
+ * Builds the full demo catalog (`--products=N`, default 35,000; `--data-dir=DIR` keeps and
+ * reuses it), starts the real server (`shelf serve`, with its rate limits and response cache
+ * as shipped) and a bare Fastify server (no auth, no database, a fixed JSON body as large as
+ * a product response) as two child processes, then runs autocannon from this process against
+ * each endpoint in turn: 50 connections, `--seconds=N` each (default 5). Paths rotate over
+ * every product, GTIN and many queries, and requests rotate over 200 Enterprise keys (each
+ * limited to 1,000 a minute), so the numbers are neither one cached row nor one key's limit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,14 +17,14 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
-import { loadContent } from '../src/content/index.js';
-import { generateDemo } from '../src/demo/index.js';
-import { runIngest } from '../src/ingest/index.js';
+import { demoCatalog } from './demo-catalog.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
 const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 5);
-const PER_TYPE = Number(process.argv.find((a) => a.startsWith('--per-type='))?.slice(11) ?? 3);
+const PRODUCTS = Number(process.argv.find((a) => a.startsWith('--products='))?.slice(11) ?? 35_000);
+const DATA_DIR = process.argv.find((a) => a.startsWith('--data-dir='))?.slice(11);
+const KEYS = 200;
 
 /** Child mode: the bare route, answering a fixed body. */
 async function serveBare(port: number, body: string): Promise<void> {
@@ -64,22 +65,18 @@ interface Result {
   errors: number;
 }
 
-async function run(
-  name: string,
-  base: string,
-  paths: string[],
-  headers: Record<string, string>,
-): Promise<Result> {
+async function run(name: string, base: string, paths: string[], keys: string[] | null): Promise<Result> {
   let i = 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers,
     requests: [
       {
         setupRequest: (req) => {
-          req.path = paths[i++ % paths.length] as string;
+          const n = i++;
+          req.path = paths[n % paths.length] as string;
+          if (keys) req.headers = { ...req.headers, 'x-api-key': keys[n % keys.length] as string };
           return req;
         },
       },
@@ -96,47 +93,28 @@ async function run(
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shelf-bench-'));
+  const dataDir = DATA_DIR ?? mkdtempSync(join(tmpdir(), 'shelf-bench-'));
   const children: ChildProcess[] = [];
   try {
-    const content = loadContent();
     const started = Date.now();
-    // main's demo generator takes a product count (adapted in the mcp branch merge)
-    const demo = await generateDemo({
-      outDir: join(dataDir, 'demo-feeds'),
-      content,
-      products: PER_TYPE * content.productTypes.length,
-    });
-    // the whole demo when ingest takes it; otherwise (an ingest bug) the most feeds it takes, said aloud
-    let report: Awaited<ReturnType<typeof runIngest>> | null = null;
-    let used = demo.feeds.length;
-    for (let n = demo.feeds.length; n >= 1 && !report; n = Math.floor(n / 2)) {
-      used = n;
-      try {
-        report = await runIngest({ dataDir, feeds: demo.feeds.slice(0, n), content });
-        if (n < demo.feeds.length)
-          console.log(`WARNING: ingest failed on all ${demo.feeds.length} demo feeds; using ${n}`);
-      } catch (error) {
-        console.log(`ingest of ${n} demo feeds failed: ${(error as Error).message}`);
-      }
-    }
-    if (!report) throw new Error('could not build a demo catalog');
-    console.log(
-      `demo catalog: ${report.products} products, ${report.offers} offers from ${used} of ${demo.feeds.length} retailer feeds (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-    );
+    await demoCatalog(dataDir, PRODUCTS, (line) => console.log(line));
+    console.log(`demo catalog ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const keys = new KeyStore(dataDir);
-    const key = keys.create({ plan: 'enterprise', type: 'secret', env: 'test', name: 'bench' }).key;
-    keys.close();
+    const store = new KeyStore(dataDir);
+    const keys = Array.from(
+      { length: KEYS },
+      (_, n) => store.create({ plan: 'enterprise', type: 'secret', env: 'test', name: `bench-${n}` }).key,
+    );
+    store.close();
 
     const db = openReadOnly(currentSnapshotPath(dataDir) as string);
     const ids = (
-      db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY random() LIMIT 2000').all() as {
+      db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY random()').all() as {
         id: string;
       }[]
     ).map((r) => r.id);
     const gtins = (
-      db.prepare('SELECT gtin FROM products WHERE gtin IS NOT NULL ORDER BY random() LIMIT 2000').all() as {
+      db.prepare('SELECT gtin FROM products WHERE gtin IS NOT NULL ORDER BY random()').all() as {
         gtin: string;
       }[]
     ).map((r) => r.gtin);
@@ -168,7 +146,7 @@ async function main(): Promise<void> {
         NODE_ENV: 'production',
       }),
     );
-    const headers = { 'x-api-key': key };
+    const headers = { 'x-api-key': keys[0] as string };
     await waitFor(`${api}/v2/products/${ids[0]}`, headers);
     const sample = await (await fetch(`${api}/v2/products/${ids[0]}`, { headers })).text();
     children.push(startChild([import.meta.filename, `--bare=${barePort}`], { BENCH_BODY: sample }));
@@ -179,13 +157,13 @@ async function main(): Promise<void> {
       `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per endpoint; bare body ${sample.length} bytes\n`,
     );
     const results: Result[] = [];
-    results.push(await run('bare Fastify route', bare, ['/bare'], {}));
+    results.push(await run('bare Fastify route', bare, ['/bare'], null));
     results.push(
       await run(
         'GET /v2/products/{id}',
         api,
         ids.map((id) => `/v2/products/${id}`),
-        headers,
+        keys,
       ),
     );
     results.push(
@@ -193,7 +171,7 @@ async function main(): Promise<void> {
         'GET /v2/products?q=…',
         api,
         queries.map((q) => `/v2/products?q=${enc(q)}`),
-        headers,
+        keys,
       ),
     );
     results.push(
@@ -201,7 +179,7 @@ async function main(): Promise<void> {
         'GET /v2/products/barcode/{gtin}',
         api,
         gtins.map((g) => `/v2/products/barcode/${g}`),
-        headers,
+        keys,
       ),
     );
     results.push(
@@ -209,7 +187,7 @@ async function main(): Promise<void> {
         'GET /v2/products/{id}/prices',
         api,
         ids.map((id) => `/v2/products/${id}/prices`),
-        headers,
+        keys,
       ),
     );
 
@@ -234,7 +212,7 @@ async function main(): Promise<void> {
     for (const [label, pass] of checks) console.log(`${pass ? 'PASS' : 'FAIL'}  ${label}`);
   } finally {
     for (const c of children) c.kill();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
