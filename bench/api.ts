@@ -65,12 +65,18 @@ interface Result {
   errors: number;
 }
 
-async function run(name: string, base: string, paths: string[], keys: string[] | null): Promise<Result> {
+async function run(
+  name: string,
+  base: string,
+  paths: string[],
+  keys: string[] | null,
+  seconds = SECONDS,
+): Promise<Result> {
   let i = 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [
       {
         setupRequest: (req) => {
@@ -155,6 +161,21 @@ async function main(): Promise<void> {
     const enc = encodeURIComponent;
     console.log(
       `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per endpoint; bare body ${sample.length} bytes\n`,
+    );
+    // warm-up: the first requests on a snapshot load its caches (reference data, search vectors)
+    await run(
+      'warm-up',
+      api,
+      ids.slice(0, 2000).map((id) => `/v2/products/${id}`),
+      keys,
+      2,
+    );
+    await run(
+      'warm-up',
+      api,
+      queries.map((q) => `/v2/products?q=${enc(q)}`),
+      keys,
+      1,
     );
     const results: Result[] = [];
     results.push(await run('bare Fastify route', bare, ['/bare'], null));
