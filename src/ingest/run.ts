@@ -257,7 +257,7 @@ export function parseFeedArgument(arg: string): FeedSource {
 
 /**
  * A product type conflict pushes two listings apart, so the resolver only sees confident
- * classifications: a weak guess from one title word must not split a real match.
+ * classifications (one title word alone never reaches 0.7): a guess must not split a real match.
  */
 const typeForResolver = (c: Classification | undefined): string | null =>
-  c?.type && c.confidence >= 0.5 ? c.type.slug : null;
+  c?.type && c.confidence >= 0.7 ? c.type.slug : null;
