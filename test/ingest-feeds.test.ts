@@ -113,6 +113,17 @@ describe('feed parsers round-trip any text', () => {
     );
   });
 
+  it('reads Atom entries with link elements written as href attributes', async () => {
+    const path = join(dir, 'atom.xml');
+    writeFileSync(
+      path,
+      '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:g="http://base.google.com/ns/1.0"><entry><g:id>A1</g:id><title>Atom item</title><link href="https://x.example/a1"/></entry></feed>',
+    );
+    const rows = [];
+    for await (const row of readFeed(path)) rows.push(row);
+    expect(rows).toMatchObject([{ fields: { id: 'A1', title: 'Atom item', link: 'https://x.example/a1' } }]);
+  });
+
   it('a broken XML feed fails as a whole instead of yielding part of it', async () => {
     const path = join(dir, 'broken.xml');
     writeFileSync(path, '<rss><channel><item><g:id>1</g:id><title>a</title></item><item><title>b</titl');

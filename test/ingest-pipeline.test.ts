@@ -159,6 +159,32 @@ describe('ingest pipeline end to end', () => {
     expect(days).toEqual([{ day: '2026-11-20' }]);
   });
 
+  it('keeps a product its retailers stopped listing as legacy (tier 3, no offers, same id)', async () => {
+    await ingest('2026-11-20');
+    const tv = () =>
+      published(dataDir, (db) =>
+        db
+          .prepare(
+            `SELECT p.id, p.data_tier, p.current_best_price,
+               (SELECT count(*) FROM offers o WHERE o.product_id = p.id) AS offers
+             FROM products p WHERE p.model_number LIKE 'QN65Q80C%'`,
+          )
+          .get(),
+      ) as { id: string; data_tier: number; current_best_price: number | null; offers: number };
+    const before = tv();
+    expect(before).toMatchObject({ offers: 1, current_best_price: 1199.99 });
+    writeFileSync(
+      feeds[1]!.path,
+      readFileSync(feeds[1]!.path, 'utf8')
+        .split('\n')
+        .filter((line) => !line.startsWith('VM-200'))
+        .join('\n'),
+    );
+    const report = await ingest('2026-11-21');
+    expect(report.feeds.find((f) => f.retailer === 'voltmart')).toMatchObject({ listings: 2, gone: 1 });
+    expect(tv()).toEqual({ id: before.id, data_tier: 3, current_best_price: null, offers: 0 });
+  });
+
   it('publishes nothing when no feed can be read', async () => {
     await ingest('2026-11-20');
     const before = currentSnapshotPath(dataDir);

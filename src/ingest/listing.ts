@@ -35,7 +35,11 @@ export interface Listing {
   /** specs as the feed named them (product_detail and spec-like columns) */
   rawSpecs: Record<string, string>;
   /** set on listings kept from the previous catalog because their retailer's feed failed */
-  carriedFrom?: { lastSeenAt: string };
+  carriedFrom?: {
+    lastSeenAt: string;
+    /** its retailer's feed was read but no longer lists it: kept (without an offer) so its product stays, as legacy */
+    gone?: boolean;
+  };
 }
 
 const AVAILABILITY: Record<string, Availability> = {

@@ -13,6 +13,8 @@ export interface FeedReport {
   error: string | null;
   /** listings of this retailer kept from the previous catalog because its feed failed */
   carried_over: number;
+  /** listings of the previous catalog this feed no longer has: kept without an offer (legacy) */
+  gone: number;
 }
 
 export interface ReadResult {
@@ -47,6 +49,7 @@ export async function readFeeds(
       warnings: 0,
       error: null,
       carried_over: 0,
+      gone: 0,
     };
     reports.push(report);
     const feedListings: Listing[] = [];

@@ -61,6 +61,9 @@ export interface IngestReport {
   history?: HistoryReport[];
 }
 
+/** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
+const LEGACY_DAYS = 365;
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 /**
@@ -112,6 +115,20 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
     for (const report of feedReports)
       if (report.error !== null)
         report.carried_over = carried.filter((l) => l.retailer === report.retailer).length;
+  }
+  if (previousPath) {
+    // listings a feed dropped keep their product (same id, no offer, tier 3) for a year
+    const freshKeys = new Set(listings.map((l) => l.key));
+    const cutoff = new Date(Date.parse(`${day}T00:00:00Z`) - LEGACY_DAYS * 86_400_000).toISOString();
+    const gone = readPreviousListings(previousPath, [...fresh]).filter(
+      (l) => !freshKeys.has(l.key) && (l.carriedFrom?.lastSeenAt ?? '') >= cutoff,
+    );
+    for (const l of gone) {
+      l.carriedFrom = { lastSeenAt: l.carriedFrom?.lastSeenAt ?? now, gone: true };
+      listings.push(l);
+    }
+    for (const report of feedReports)
+      if (report.error === null) report.gone = gone.filter((l) => l.retailer === report.retailer).length;
   }
 
   const previous = readPrevious(previousPath);
@@ -257,7 +274,7 @@ export function parseFeedArgument(arg: string): FeedSource {
 
 /**
  * A product type conflict pushes two listings apart, so the resolver only sees confident
- * classifications: a weak guess from one title word must not split a real match.
+ * classifications (one title word alone never reaches 0.7): a guess must not split a real match.
  */
 const typeForResolver = (c: Classification | undefined): string | null =>
-  c?.type && c.confidence >= 0.5 ? c.type.slug : null;
+  c?.type && c.confidence >= 0.7 ? c.type.slug : null;

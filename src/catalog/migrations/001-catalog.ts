@@ -173,12 +173,13 @@ CREATE TABLE retailer_listings (
   retailer_id TEXT NOT NULL REFERENCES retailers(id),
   retailer_item_id TEXT NOT NULL,
   product_id TEXT NOT NULL REFERENCES products(id),
-  offer_id TEXT NOT NULL REFERENCES offers(id),
+  offer_id TEXT REFERENCES offers(id),  -- null for a listing its retailer no longer lists
   title TEXT NOT NULL,
   listing_json TEXT NOT NULL,  -- the normalized listing, so a retailer whose next feed fails keeps it
   last_seen_at TEXT NOT NULL,  -- when a feed last had this listing
-  PRIMARY KEY (retailer_id, retailer_item_id)
-) WITHOUT ROWID;
+  -- a rowid table: its rows carry the listing JSON, too big for a WITHOUT ROWID b-tree
+  UNIQUE (retailer_id, retailer_item_id)
+);
 CREATE INDEX retailer_listings_product ON retailer_listings(product_id);
 
 -- one row per offer and day; re-ingesting the same day replaces that day's row

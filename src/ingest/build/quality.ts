@@ -65,7 +65,9 @@ export function scoreQuality(
       0.1 * breakdown.knowledgeScore,
   );
   // legacy: no retailer offers it at a price any more, or every retailer says discontinued
-  const hasCurrentOffer = p.listings.some((l) => l.price !== null && l.availability !== 'discontinued');
+  const hasCurrentOffer = p.listings.some(
+    (l) => l.price !== null && l.availability !== 'discontinued' && !l.carriedFrom?.gone,
+  );
   const tier = !hasCurrentOffer ? 3 : score < 0.3 ? 4 : score >= 0.6 ? 1 : 2;
   return { breakdown, score, tier };
 }

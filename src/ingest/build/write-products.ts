@@ -48,6 +48,7 @@ export function writeProducts(
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
     for (const l of p.listings) {
+      if (l.carriedFrom?.gone) continue;
       const seen = byRetailer.get(l.retailer);
       if (!seen || (l.price ?? Infinity) < (seen.price ?? Infinity)) byRetailer.set(l.retailer, l);
     }
@@ -133,14 +134,14 @@ export function writeProducts(
     }
     for (const l of p.listings) {
       const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
-      const offer = byRetailer.get(l.retailer);
-      if (!retailerId || !offer) continue;
+      const offer = l.carriedFrom?.gone ? undefined : byRetailer.get(l.retailer);
+      if (!retailerId) continue;
       const { carriedFrom, ...stored } = l;
       insertListing.run(
         retailerId,
         l.itemId,
         p.id,
-        stableUuid(`offer:${offer.retailer}:${offer.itemId}`),
+        offer ? stableUuid(`offer:${offer.retailer}:${offer.itemId}`) : null,
         l.title,
         JSON.stringify(stored),
         carriedFrom?.lastSeenAt ?? ctx.now,

@@ -27,7 +27,9 @@ export async function* readXml(path: string): AsyncGenerator<RawRow> {
       itemDepth = depth;
     } else if (item && depth === itemDepth + 1) {
       field = normalizeAttributeName(tag.name);
-      text = '';
+      // Atom writes links as <link href="…"/>
+      const href = (tag.attributes as Record<string, string>).href;
+      text = typeof href === 'string' ? href : '';
       if (field === 'product_detail') detail = {};
     } else if (item && detail && depth === itemDepth + 2) {
       field = normalizeAttributeName(tag.name);
