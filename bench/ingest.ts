@@ -9,13 +9,12 @@
  *
  * The budget is 60 s on a 2-core machine. Feed generation is not timed.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { progressPrinter } from '../src/cli/progress.js';
 import { loadContent } from '../src/content/index.js';
-import { generateDemo } from '../src/demo/index.js';
+import { generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
 
 const argv = process.argv.slice(2);
@@ -95,43 +94,4 @@ try {
   if (seconds > 60) process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** Pairwise precision/recall of the published listing → product mapping against ground-truth.csv. */
-function scoreAgainstTruth(dataDir: string, truthPath: string) {
-  const truth = new Map<string, string>();
-  for (const line of readFileSync(truthPath, 'utf8').split('\n').slice(1)) {
-    const [retailer, item, product] = line.split(',');
-    if (retailer && item && product) truth.set(`${retailer}\u0000${item}`, product);
-  }
-  const db = openReadOnly(currentSnapshotPath(dataDir)!);
-  const predicted = new Map<string, string>();
-  for (const r of db
-    .prepare(
-      'SELECT r.slug, l.retailer_item_id AS item, l.product_id FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id',
-    )
-    .iterate() as Iterable<{ slug: string; item: string; product_id: string }>)
-    predicted.set(`${r.slug}\u0000${r.item}`, r.product_id);
-  db.close();
-  const pairs = (m: Map<string, string>) => {
-    const clusters = new Map<string, string[]>();
-    for (const [k, c] of m) clusters.set(c, [...(clusters.get(c) ?? []), k]);
-    const out = new Set<string>();
-    for (const members of clusters.values())
-      for (let i = 0; i < members.length; i++)
-        for (let j = i + 1; j < members.length; j++) out.add([members[i], members[j]].sort().join('\u0001'));
-    return out;
-  };
-  const gold = pairs(truth);
-  const got = pairs(predicted);
-  let hits = 0;
-  for (const p of got) if (gold.has(p)) hits++;
-  const precision = got.size ? hits / got.size : 0;
-  const recall = gold.size ? hits / gold.size : 0;
-  const r3 = (n: number) => Math.round(n * 1000) / 1000;
-  return {
-    precision: r3(precision),
-    recall: r3(recall),
-    f1: r3(precision + recall ? (2 * precision * recall) / (precision + recall) : 0),
-  };
 }

@@ -8,6 +8,8 @@
  *   npm run eval:er -- --data DIR another folder of the same layout
  *
  *   npm run eval:er -- --direct   call resolveListings directly instead of the pipeline
+ *   npm run eval:er -- --no-demo  skip the demo catalog (scored by default, 35,000 products;
+ *                                 --demo-products N for another size)
  *
  * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
  * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
@@ -21,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { type Content, loadContent } from '../src/content/index.js';
+import { generateDemo, scoreAgainstTruth, type TruthScores } from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { slugify } from '../src/ingest/normalize/index.js';
 import { type ResolveRecord, resolveListings } from '../src/ingest/resolve/index.js';
@@ -227,6 +230,25 @@ export async function evaluate(
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
 
+/** The seeded demo catalog through the real ingest, scored against the generator's ground truth. */
+async function evaluateDemo(products: number): Promise<TruthScores> {
+  const work = mkdtempSync(join(tmpdir(), 'shelf-eval-demo-'));
+  try {
+    const content = loadContent();
+    const demo = await generateDemo({
+      outDir: join(work, 'feeds'),
+      content,
+      products,
+      historyDays: 0,
+      endDay: '2026-11-21',
+    });
+    await runIngest({ dataDir: join(work, 'data'), feeds: demo.feeds, content, day: '2026-11-21' });
+    return scoreAgainstTruth(join(work, 'data'), demo.truthPath);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
   const direct = argv.includes('--direct');
@@ -252,21 +274,30 @@ async function main(argv: string[]): Promise<void> {
   }
   const results: Record<string, PairScores> = {};
   const rows: string[] = [];
+  const row = (name: string, r: PairScores, predicted: number, truePairs: number, seconds: number) =>
+    [
+      name.padEnd(16),
+      r.precision.toFixed(3).padStart(9),
+      r.recall.toFixed(3).padStart(7),
+      r.f1.toFixed(3).padStart(6),
+      String(predicted).padStart(10),
+      String(truePairs).padStart(10),
+      seconds.toFixed(2).padStart(8),
+    ].join(' ');
   for (const dir of dirs) {
     const dataset = loadDataset(dir);
     const r = await evaluate(dataset, direct);
     results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
-    rows.push(
-      [
-        dataset.name.padEnd(16),
-        r.precision.toFixed(3).padStart(9),
-        r.recall.toFixed(3).padStart(7),
-        r.f1.toFixed(3).padStart(6),
-        String(r.pairs).padStart(10),
-        String(dataset.matches.length).padStart(10),
-        r.seconds.toFixed(2).padStart(8),
-      ].join(' '),
-    );
+    rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));
+  }
+  // the demo catalog's own ground truth, unless another data folder was asked for
+  if (dataFlag < 0 && !argv.includes('--no-demo')) {
+    const productsFlag = argv.indexOf('--demo-products');
+    const products = productsFlag >= 0 ? Number(argv[productsFlag + 1]) : 35_000;
+    const started = performance.now();
+    const r = await evaluateDemo(products);
+    results.demo = { precision: r.precision, recall: r.recall, f1: r.f1 };
+    rows.push(row('demo', r, r.predicted, r.true, (performance.now() - started) / 1000));
   }
   if (json) {
     console.log(JSON.stringify(results));

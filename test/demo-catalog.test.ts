@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotPath } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
-import { generateDemo } from '../src/demo/index.js';
+import { generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
 import { type IngestReport, runIngest } from '../src/ingest/index.js';
 
 /** The demo feeds through the real ingest: synthetic products that match the generator's ground truth. */
@@ -41,33 +41,6 @@ describe('demo catalog', () => {
   });
 
   it('resolves the listings of one product at several retailers into one product (pairwise F1 against the ground truth)', () => {
-    const truth = new Map<string, string>();
-    for (const line of readFileSync(truthPath, 'utf8').trim().split('\n').slice(1)) {
-      const [retailer, item, product] = line.split(',');
-      truth.set(`${retailer}:${item}`, product!);
-    }
-    const predicted = new Map<string, string>();
-    for (const row of db
-      .prepare(
-        'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id',
-      )
-      .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
-      predicted.set(`${row.slug}:${row.retailer_item_id}`, row.product_id);
-    }
-    const pairs = (byKey: Map<string, string>) => {
-      const groups = new Map<string, string[]>();
-      for (const [key, cluster] of byKey) groups.set(cluster, [...(groups.get(cluster) ?? []), key]);
-      const out = new Set<string>();
-      for (const members of groups.values())
-        for (const a of members) for (const b of members) if (a < b) out.add(`${a}|${b}`);
-      return out;
-    };
-    const truePairs = pairs(truth);
-    const predictedPairs = pairs(predicted);
-    const hits = [...predictedPairs].filter((p) => truePairs.has(p)).length;
-    const precision = hits / predictedPairs.size;
-    const recall = hits / truePairs.size;
-    const f1 = (2 * precision * recall) / (precision + recall);
-    expect(f1).toBeGreaterThan(0.85);
+    expect(scoreAgainstTruth(join(dir, 'data'), truthPath).f1).toBeGreaterThan(0.85);
   });
 });
