@@ -18,23 +18,57 @@ export function windowStart(day: string, days: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
+interface Observation {
+  offer_id: string;
+  day: string;
+  price: number;
+  in_stock: number;
+}
+
+const DAY_MS = 86_400_000;
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
 /**
- * Daily best price of a product: per day the lowest in-stock observation, or the lowest
- * observation when no retailer had it in stock that day.
+ * Daily best prices from offer observations (sorted by day). A price holds until the offer's
+ * next observation: ingest records one per offer and day, and imported history only where a
+ * price changed. Each day's best is the lowest in-stock price, or the lowest price when no
+ * retailer had stock. Runs from the first observation (at most ten years back) to `until`.
  */
-export function dailyBest(
-  db: Db,
-  productId: string,
-  since: string | null,
+export function fillDaily(
+  observations: readonly Observation[],
+  until: string,
 ): { date: string; price: number }[] {
+  const first = observations[0];
+  if (!first) return [];
+  const floor = windowStart(until, 3650);
+  const state = new Map<string, { price: number; inStock: boolean }>();
+  const out: { date: string; price: number }[] = [];
+  let i = 0;
+  // biome-ignore lint/complexity/useMathMinMax: ISO days compare as strings, Math.max would not
+  for (let day = first.day > floor ? first.day : floor; day <= until; day = nextDay(day)) {
+    for (let o = observations[i]; o !== undefined && o.day <= day; o = observations[++i])
+      state.set(o.offer_id, { price: o.price, inStock: o.in_stock === 1 });
+    let bestIn = Number.POSITIVE_INFINITY;
+    let bestAny = Number.POSITIVE_INFINITY;
+    for (const { price, inStock } of state.values()) {
+      if (inStock && price < bestIn) bestIn = price;
+      if (price < bestAny) bestAny = price;
+    }
+    if (bestAny < Number.POSITIVE_INFINITY)
+      out.push({ date: day, price: round2(bestIn < Number.POSITIVE_INFINITY ? bestIn : bestAny) });
+  }
+  return out;
+}
+
+/** A product's daily best price up to `until` (see fillDaily). */
+export function dailyBest(db: Db, productId: string, until: string): { date: string; price: number }[] {
   const rows = stmt(
     db,
-    `SELECT po.day AS date, MIN(CASE WHEN po.in_stock = 1 THEN po.price END) AS best_in, MIN(po.price) AS best_any
+    `SELECT po.offer_id, po.day, po.price, po.in_stock
      FROM offers o JOIN price_observations po ON po.offer_id = o.id
-     WHERE o.product_id = ? AND po.day >= ?
-     GROUP BY po.day ORDER BY po.day`,
-  ).all(productId, since ?? '0000-00-00') as { date: string; best_in: number | null; best_any: number }[];
-  return rows.map((r) => ({ date: r.date, price: round2(r.best_in ?? r.best_any) }));
+     WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`,
+  ).all(productId, until) as Observation[];
+  return fillDaily(rows, until);
 }
 
 /** rising / falling / stable: the current best price against the 30-day average, ±3 %. */
@@ -61,7 +95,7 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
      FROM offers o JOIN retailers r ON r.id = o.retailer_id
      WHERE o.product_id = ? ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name`,
   ).all(productId) as { retailer: string; price: number | null; in_stock: number; last_seen_at: string }[];
-  const all = dailyBest(db, productId, null);
+  const all = dailyBest(db, productId, today);
   const since = windowStart(today, days);
   const since30 = windowStart(today, 30);
   const history = all.filter((d) => d.date >= since && d.date <= today);
@@ -102,13 +136,13 @@ export function signalsFor(
   const since90 = windowStart(today, 90);
   const since30 = windowStart(today, 30);
   const ids = JSON.stringify(products.map((p) => p.id));
-  const days = stmt(
+  const observations = stmt(
     db,
-    `SELECT o.product_id AS id, po.day, MIN(CASE WHEN po.in_stock = 1 THEN po.price END) AS best_in, MIN(po.price) AS best_any
+    `SELECT o.product_id AS id, po.offer_id, po.day, po.price, po.in_stock
      FROM offers o JOIN price_observations po ON po.offer_id = o.id
-     WHERE o.product_id IN (SELECT value FROM json_each(?)) AND po.day >= ? AND po.day <= ?
-     GROUP BY o.product_id, po.day`,
-  ).all(ids, since90, today) as { id: string; day: string; best_in: number | null; best_any: number }[];
+     WHERE o.product_id IN (SELECT value FROM json_each(?)) AND po.day <= ?
+     ORDER BY po.day`,
+  ).all(ids, today) as (Observation & { id: string })[];
   const stock = stmt(
     db,
     `SELECT product_id AS id, SUM(in_stock) AS n FROM offers
@@ -119,18 +153,18 @@ export function signalsFor(
     `SELECT product_id AS id, related_id FROM relationships
      WHERE type = 'successor' AND product_id IN (SELECT value FROM json_each(?)) ORDER BY score DESC`,
   ).all(ids) as { id: string; related_id: string }[];
-  const byProduct = new Map<string, { day: string; price: number }[]>();
-  for (const d of days) {
-    const list = byProduct.get(d.id) ?? [];
-    list.push({ day: d.day, price: d.best_in ?? d.best_any });
-    byProduct.set(d.id, list);
+  const observationsOf = new Map<string, Observation[]>();
+  for (const o of observations) {
+    const list = observationsOf.get(o.id);
+    if (list) list.push(o);
+    else observationsOf.set(o.id, [o]);
   }
   const inStock = new Map(stock.map((s) => [s.id, s.n]));
   const successorOf = new Map<string, string>();
   for (const s of successors) if (!successorOf.has(s.id)) successorOf.set(s.id, s.related_id);
   for (const p of products) {
-    const series = byProduct.get(p.id) ?? [];
-    const avg30 = avg(series.filter((d) => d.day >= since30).map((d) => d.price));
+    const series = fillDaily(observationsOf.get(p.id) ?? [], today).filter((d) => d.date >= since90);
+    const avg30 = avg(series.filter((d) => d.date >= since30).map((d) => d.price));
     const low90 = series.length ? round2(Math.min(...series.map((d) => d.price))) : null;
     const current = p.current_best_price;
     const successor = successorOf.get(p.id) ?? null;

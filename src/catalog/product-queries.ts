@@ -124,8 +124,13 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     const exact = plan?.exact.length
       ? `CASE WHEN p.rowid IN (${plan.exact.join(',')}) THEN 0 ELSE 1 END, `
       : '';
+    // products of the type the query names come first (the id is the catalog's own UUID)
+    const typed =
+      plan?.typeId && /^[0-9a-f-]{36}$/.test(plan.typeId)
+        ? `CASE WHEN p.product_type_id = '${plan.typeId}' THEN 0 ELSE 1 END, `
+        : '';
     const order = relevance
-      ? `${exact}${FTS_WEIGHTS}, p.id`
+      ? `${exact}${typed}${FTS_WEIGHTS}, p.id`
       : orderSql(params.sort ?? { field: 'name', desc: false });
     // rank on the narrow rows first, then read the full rows of the page only
     const rowids = stmt(db, `SELECT p.rowid FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)

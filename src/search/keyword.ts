@@ -1,6 +1,7 @@
 import { type Db, modelKey, stmt } from '../catalog/index.js';
 import { vocabularyOf } from './snapshot-state.js';
 import { words } from './text.js';
+import { typeNamedBy } from './understand.js';
 
 /** bm25 weights of products_fts columns: name, brand, product_type, model, specs, description */
 export const FTS_WEIGHTS = 'bm25(products_fts, 10.0, 4.0, 3.0, 8.0, 1.0, 0.5)';
@@ -16,6 +17,8 @@ export interface KeywordPlan {
   corrections: Record<string, string[]>;
   /** rowids whose model number or GTIN is the whole query: they rank first */
   exact: number[];
+  /** the product type the query names: its products rank first among full matches */
+  typeId?: string | null;
 }
 
 /**
@@ -46,6 +49,7 @@ export function keywordPlan(db: Db, text: string, options: { prefixLast?: boolea
     any: groups.length > 1 ? groups.join(' OR ') : null,
     corrections,
     exact: exactMatches(db, text),
+    typeId: typeNamedBy(db, text)?.id ?? null,
   };
 }
 
@@ -99,6 +103,18 @@ export function keywordRanking(
     )
       .raw()
       .all(expr, options.limit) as [number, number][];
+  if (plan.all && plan.typeId) {
+    // "dishwasher" means dishwashers first, then other products that mention the word
+    const typed = stmt(
+      db,
+      `SELECT products_fts.rowid, -${FTS_WEIGHTS} AS s FROM products_fts JOIN products p ON p.rowid = products_fts.rowid
+       WHERE products_fts MATCH ? AND p.product_type_id = ? ORDER BY s DESC LIMIT ?`,
+    )
+      .raw()
+      .all(plan.all, plan.typeId, options.limit) as [number, number][];
+    const top = typed.length > 0 ? Math.max(...typed.map(([, s]) => s)) : 0;
+    for (const [r, s] of typed) push(r, s + Math.max(0, top) + 100);
+  }
   if (plan.all) for (const [r, s] of query(plan.all)) push(r, s);
   let relaxed = false;
   const strict = ranked.length;

@@ -181,6 +181,16 @@ function computePercentile(db: Db, typeId: string | null, key: string | null, q:
 }
 
 /**
+ * The product type a query names by its longest type name or synonym ("dishwasher
+ * detergent" names detergent, not dishwashers), or null.
+ */
+export function typeNamedBy(db: Db, text: string): { id: string; slug: string } | null {
+  const q = ` ${norm(text)} `;
+  for (const { phrase, type } of vocab(db).phrases) if (q.includes(` ${phrase} `)) return { id: type.id, slug: type.slug };
+  return null;
+}
+
+/**
  * Reads a natural-language query into constraints: product type (names and synonyms of the
  * taxonomy), brand (names and aliases), price bounds ("under $800", "between 500 and 900",
  * "cheap"), and spec constraints through the type's attribute schema: booleans by label or
