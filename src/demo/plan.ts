@@ -179,6 +179,7 @@ function addBaseModel(
   usedModels: Set<string>,
 ): void {
   let brands = content.brands.filter((b) => b.product_types?.includes(type.slug));
+  if (brands.length === 0) brands = relatedBrands(type, content);
   if (brands.length === 0) brands = rnd.sample(content.brands, Math.min(3, content.brands.length));
   if (brands.length === 0) return;
   const range = type.price_range ?? { low: 40, typical: 200, high: 800 };
@@ -252,4 +253,23 @@ function variantCombos(type: ProductTypeDef, dims: string[], rnd: Random): Recor
     combos = combos.flatMap((c) => chosen.map((v) => ({ ...c, [dim]: v })));
   }
   return combos.slice(0, 4);
+}
+
+/**
+ * Brands for a type no brand lists: those selling other types of the same subcategory, else
+ * of the same top category (a TV-mount maker is likelier an electronics brand than a bike one).
+ */
+function relatedBrands(type: ProductTypeDef, content: Content): BrandDef[] {
+  const parentOf = new Map(content.categories.map((c) => [c.slug, c.parent]));
+  const subcategoryOf = new Map(content.productTypes.map((t) => [t.slug, t.subcategory]));
+  const sells = (b: BrandDef, where: (typeSlug: string) => boolean) => (b.product_types ?? []).some(where);
+  const same = content.brands.filter((b) => sells(b, (t) => subcategoryOf.get(t) === type.subcategory));
+  if (same.length > 0) return same;
+  const top = parentOf.get(type.subcategory) ?? type.subcategory;
+  return content.brands.filter((b) =>
+    sells(b, (t) => {
+      const sub = subcategoryOf.get(t);
+      return sub !== undefined && (parentOf.get(sub) ?? sub) === top;
+    }),
+  );
 }
