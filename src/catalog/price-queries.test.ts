@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { fillDaily } from './price-queries.js';
 
 describe('fillDaily', () => {
-  const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({ offer_id, day, price, in_stock });
+  const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
+    offer_id,
+    day,
+    price,
+    in_stock,
+  });
 
   it('carries each offer’s last price forward to every day up to `until`', () => {
     const days = fillDaily([obs('a', '2026-11-01', 100), obs('a', '2026-11-04', 90)], '2026-11-05');

@@ -8,20 +8,11 @@ import {
   pageInfo,
   stmt,
 } from '../catalog/index.js';
+import { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES } from '../content/index.js';
 import type { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from '../schemas/index.js';
 
-export const KNOWLEDGE_TYPES = [
-  'maintenance_schedule',
-  'lifespan',
-  'tip',
-  'cost_of_ownership',
-  'failure_modes',
-  'buying_guide',
-  'install_checklist',
-  'error_code',
-] as const;
+export { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES };
 export type KnowledgeType = (typeof KNOWLEDGE_TYPES)[number];
-export const KNOWLEDGE_CONTEXTS = ['home', 'office', 'general'] as const;
 export type KnowledgeContext = (typeof KNOWLEDGE_CONTEXTS)[number];
 
 type Row = Record<string, unknown>;

@@ -186,7 +186,8 @@ function computePercentile(db: Db, typeId: string | null, key: string | null, q:
  */
 export function typeNamedBy(db: Db, text: string): { id: string; slug: string } | null {
   const q = ` ${norm(text)} `;
-  for (const { phrase, type } of vocab(db).phrases) if (q.includes(` ${phrase} `)) return { id: type.id, slug: type.slug };
+  for (const { phrase, type } of vocab(db).phrases)
+    if (q.includes(` ${phrase} `)) return { id: type.id, slug: type.slug };
   return null;
 }
 

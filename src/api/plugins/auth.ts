@@ -99,21 +99,13 @@ export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
         if (refused) request.scopeRefusal = refused;
         return;
       }
-      const budget = await limiter.authFailure(request.ip);
-      reply.headers(authFailureHeaders(budget));
-      if (budget.blocked)
-        throw new AppError(
-          'RATE_LIMITED',
-          'too many requests with missing or invalid API keys from this address; wait before retrying',
-          { limit: budget.limit, window: 'minute', scope: 'client address' },
-          budget.retryAfter,
-        );
-      if (!key)
-        throw new AppError(
-          'AUTH_REQUIRED',
-          'send your API key in the X-API-Key header or as Authorization: Bearer <key>',
-        );
-      throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
+      throw await authFailure(
+        request,
+        reply,
+        limiter,
+        key,
+        'in the X-API-Key header or as Authorization: Bearer <key>',
+      );
     });
 
     // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both
@@ -133,4 +125,28 @@ declare module 'fastify' {
     /** set when a publishable key is used outside its scope; thrown after it is counted */
     scopeRefusal: AppError | null;
   }
+}
+
+/**
+ * The error for a request without a valid key, after counting it against the client
+ * address's budget of failed authentications (429 once the budget is spent).
+ */
+export async function authFailure(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limiter: Limiter,
+  key: string | null,
+  where: string,
+): Promise<AppError> {
+  const budget = await limiter.authFailure(request.ip);
+  reply.headers(authFailureHeaders(budget));
+  if (budget.blocked)
+    return new AppError(
+      'RATE_LIMITED',
+      'too many requests with missing or invalid API keys from this address; wait before retrying',
+      { limit: budget.limit, window: 'minute', scope: 'client address' },
+      budget.retryAfter,
+    );
+  if (!key) return new AppError('AUTH_REQUIRED', `send your API key ${where}`);
+  return new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
 }

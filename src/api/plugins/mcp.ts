@@ -5,10 +5,10 @@ import type {
   FastifyRequest,
   FastifySchema,
 } from 'fastify';
-import { authFailureHeaders, type KeyStore, type Limiter } from '../../access/index.js';
+import type { KeyStore, Limiter } from '../../access/index.js';
 import { type ApiFetcher, createMcpServer, McpSessions } from '../../mcp/index.js';
 import { AppError } from '../errors.js';
-import { presentedKey } from './auth.js';
+import { authFailure, presentedKey } from './auth.js';
 
 /** Only path and query of this base are used: tool calls never leave the process. */
 const IN_PROCESS_BASE = 'http://shelf.internal/';
@@ -67,21 +67,13 @@ export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }>
         );
       return key;
     }
-    const budget = await limiter.authFailure(request.ip);
-    reply.headers(authFailureHeaders(budget));
-    if (budget.blocked)
-      throw new AppError(
-        'RATE_LIMITED',
-        'too many requests with missing or invalid API keys from this address; wait before retrying',
-        { limit: budget.limit, window: 'minute', scope: 'client address' },
-        budget.retryAfter,
-      );
-    if (!key)
-      throw new AppError(
-        'AUTH_REQUIRED',
-        'send your API key as X-API-Key, Authorization: Bearer <key> or the api_key query parameter',
-      );
-    throw new AppError('AUTH_INVALID', 'the API key is malformed, unknown or revoked');
+    throw await authFailure(
+      request,
+      reply,
+      limiter,
+      key,
+      'as X-API-Key, Authorization: Bearer <key> or the api_key query parameter',
+    );
   };
 
   // Not REST resources: kept out of the OpenAPI document.
