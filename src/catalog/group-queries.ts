@@ -2,7 +2,14 @@ import type { ProductGroup } from '../schemas/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
 import { attachOffers, InvalidCursorError } from './product-queries.js';
-import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import {
+  brandRef,
+  categoryRef,
+  PRODUCT_SELECT,
+  type ProductRow,
+  toProduct,
+  typeRef,
+} from './product-rows.js';
 
 type Row = Record<string, unknown>;
 
@@ -46,40 +53,9 @@ function toGroup(row: Row): ProductGroup {
     brand_id: (row.brand_id as string | null) ?? null,
     category_id: (row.category_id as string | null) ?? null,
     product_type_id: (row.product_type_id as string | null) ?? null,
-    brand: row.b_id
-      ? {
-          id: String(row.b_id),
-          name: String(row.b_name),
-          slug: String(row.b_slug),
-          logo_url: (row.b_logo_url as string | null) ?? null,
-          website_url: (row.b_website_url as string | null) ?? null,
-          created_at: String(row.b_created_at),
-        }
-      : null,
-    category: row.c_id
-      ? {
-          id: String(row.c_id),
-          name: String(row.c_name),
-          slug: String(row.c_slug),
-          description: (row.c_description as string | null) ?? null,
-          icon: (row.c_icon as string | null) ?? null,
-          is_featured: Boolean(row.c_is_featured),
-          parent_id: (row.c_parent_id as string | null) ?? null,
-          level: Number(row.c_level),
-          path: String(row.c_path),
-        }
-      : null,
-    product_type: row.t_id
-      ? {
-          id: String(row.t_id),
-          name: String(row.t_name),
-          slug: String(row.t_slug),
-          subcategory_id: (row.t_subcategory_id as string | null) ?? null,
-          is_active: Boolean(row.t_is_active),
-          level: Number(row.t_level),
-          path: String(row.t_path),
-        }
-      : null,
+    brand: brandRef(row),
+    category: categoryRef(row),
+    product_type: typeRef(row),
     variant_count: Number(row.variant_count ?? 0),
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),

@@ -29,6 +29,52 @@ const json = <T>(v: unknown, fallback: T): T => {
   }
 };
 
+/** The `b_*` columns of a joined row as the short Brand of product and group responses. */
+export function brandRef(row: ProductRow): Product['brand'] {
+  return row.b_id
+    ? {
+        id: String(row.b_id),
+        name: String(row.b_name),
+        slug: String(row.b_slug),
+        logo_url: str(row.b_logo_url),
+        website_url: str(row.b_website_url),
+        created_at: String(row.b_created_at),
+      }
+    : null;
+}
+
+/** The `c_*` columns of a joined row as a Category. */
+export function categoryRef(row: ProductRow): Product['category'] {
+  return row.c_id
+    ? {
+        id: String(row.c_id),
+        name: String(row.c_name),
+        slug: String(row.c_slug),
+        description: str(row.c_description),
+        icon: str(row.c_icon),
+        is_featured: Boolean(row.c_is_featured),
+        parent_id: str(row.c_parent_id),
+        level: Number(row.c_level),
+        path: String(row.c_path),
+      }
+    : null;
+}
+
+/** The `t_*` columns of a joined row as a ProductType. */
+export function typeRef(row: ProductRow): Product['product_type'] {
+  return row.t_id
+    ? {
+        id: String(row.t_id),
+        name: String(row.t_name),
+        slug: String(row.t_slug),
+        subcategory_id: str(row.t_subcategory_id),
+        is_active: Boolean(row.t_is_active),
+        level: Number(row.t_level),
+        path: String(row.t_path),
+      }
+    : null;
+}
+
 /** Maps a PRODUCT_SELECT row to the Product resource of spec §2.2. */
 export function toProduct(row: ProductRow): Product {
   return {
@@ -53,40 +99,9 @@ export function toProduct(row: ProductRow): Product {
     product_group_id: str(row.product_group_id),
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),
-    brand: row.b_id
-      ? {
-          id: String(row.b_id),
-          name: String(row.b_name),
-          slug: String(row.b_slug),
-          logo_url: str(row.b_logo_url),
-          website_url: str(row.b_website_url),
-          created_at: String(row.b_created_at),
-        }
-      : null,
-    category: row.c_id
-      ? {
-          id: String(row.c_id),
-          name: String(row.c_name),
-          slug: String(row.c_slug),
-          description: str(row.c_description),
-          icon: str(row.c_icon),
-          is_featured: Boolean(row.c_is_featured),
-          parent_id: str(row.c_parent_id),
-          level: Number(row.c_level),
-          path: String(row.c_path),
-        }
-      : null,
-    product_type: row.t_id
-      ? {
-          id: String(row.t_id),
-          name: String(row.t_name),
-          slug: String(row.t_slug),
-          subcategory_id: str(row.t_subcategory_id),
-          is_active: Boolean(row.t_is_active),
-          level: Number(row.t_level),
-          path: String(row.t_path),
-        }
-      : null,
+    brand: brandRef(row),
+    category: categoryRef(row),
+    product_type: typeRef(row),
     product_group: row.g_id
       ? {
           id: String(row.g_id),

@@ -144,6 +144,27 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return product;
   }
 
+  /** A single product (by id or slug) in the requested format, or 404. */
+  function answerOne(
+    request: Parameters<typeof ok>[0] & { query: SingleQuery },
+    reply: Parameters<typeof sendFormatted>[1],
+    find: (db: Db) => Product | null,
+    identifier: string,
+  ) {
+    const db = app.catalog().db;
+    const found = find(db);
+    if (!found) throw notFound('product', identifier);
+    const product = single(db, found, request.query, request);
+    const format = request.query.format;
+    if (format && format !== 'json')
+      return sendFormatted(
+        request,
+        reply,
+        formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
+      );
+    return ok(request, product);
+  }
+
   app.get(
     '/products/:id',
     {
@@ -155,20 +176,8 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Product), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const db = app.catalog().db;
-      const found = getProduct(db, request.params.id);
-      if (!found) throw notFound('product', request.params.id);
-      const product = single(db, found, request.query, request);
-      const format = request.query.format;
-      if (format && format !== 'json')
-        return sendFormatted(
-          request,
-          reply,
-          formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
-        );
-      return ok(request, product);
-    },
+    async (request, reply) =>
+      answerOne(request, reply, (db) => getProduct(db, request.params.id), request.params.id),
   );
 
   app.get(
@@ -182,19 +191,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Product), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const db = app.catalog().db;
-      const found = getProductBySlug(db, request.params.slug);
-      if (!found) throw notFound('product', request.params.slug);
-      const product = single(db, found, request.query, request);
-      const format = request.query.format;
-      if (format && format !== 'json')
-        return sendFormatted(
-          request,
-          reply,
-          formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
-        );
-      return ok(request, product);
-    },
+    async (request, reply) =>
+      answerOne(request, reply, (db) => getProductBySlug(db, request.params.slug), request.params.slug),
   );
 };
