@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { type Db, migrate, openWritable, stmt } from '../catalog/index.js';
 import { type ApiKeyRecord, generateKey, hashKey, KEY_PATTERN, type KeyEnv, type KeyType } from './keys.js';
 import { sql as accessV1 } from './migrations/001-access.js';
@@ -39,6 +40,9 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
  */
 export class KeyStore {
   readonly db: Db;
+  /** active records by key hash, valid while no other connection has written access.db */
+  readonly #active = new LRUCache<string, ApiKeyRecord>({ max: 10_000 });
+  #dataVersion = -1;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -73,13 +77,29 @@ export class KeyStore {
     return { key, record };
   }
 
-  /** The active record of a presented key; null for malformed, unknown or revoked keys. */
+  /**
+   * The active record of a presented key; null for malformed, unknown or revoked keys.
+   * Records are remembered until access.db changes: `PRAGMA data_version` moves when another
+   * connection (the CLI, another server) commits, and this store's own changes clear them, so
+   * a revoked key still fails on its next request.
+   */
   authenticate(key: string): ApiKeyRecord | null {
     if (!KEY_PATTERN.test(key)) return null;
-    const row = stmt(this.db, 'SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(
-      hashKey(key),
-    ) as KeyRow | undefined;
-    return row ? toRecord(row) : null;
+    const version = stmt(this.db, 'PRAGMA data_version').pluck().get() as number;
+    if (version !== this.#dataVersion) {
+      this.#active.clear();
+      this.#dataVersion = version;
+    }
+    const hash = hashKey(key);
+    const known = this.#active.get(hash);
+    if (known) return known;
+    const row = stmt(this.db, 'SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash) as
+      | KeyRow
+      | undefined;
+    if (!row) return null;
+    const record = toRecord(row);
+    this.#active.set(hash, record);
+    return record;
   }
 
   list(): ApiKeyRecord[] {
@@ -96,6 +116,7 @@ export class KeyStore {
   }
 
   revoke(id: string): boolean {
+    this.#active.clear();
     return (
       stmt(this.db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
         new Date().toISOString(),
@@ -105,6 +126,7 @@ export class KeyStore {
   }
 
   setPlan(id: string, plan: PlanId): boolean {
+    this.#active.clear();
     return stmt(this.db, 'UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
   }
 

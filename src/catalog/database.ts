@@ -26,7 +26,8 @@ export function openReadOnly(path: string): Db {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   db.pragma('query_only = true');
   db.pragma('cache_size = -65536'); // 64 MiB page cache per snapshot
-  db.pragma('mmap_size = 268435456');
+  // map the whole file (SQLite's default ceiling, 2 GiB): reads skip a copy through the page cache
+  db.pragma('mmap_size = 2147418112');
   return db;
 }
 
@@ -54,4 +55,21 @@ export function stmt(db: Db, sql: string): Statement {
     cache.set(sql, s);
   }
   return s;
+}
+
+const tables = new WeakMap<Db, Map<string, boolean>>();
+
+/** True when the database has this table; remembered per connection (snapshots do not change). */
+export function hasTable(db: Db, name: string): boolean {
+  let known = tables.get(db);
+  if (!known) {
+    known = new Map();
+    tables.set(db, known);
+  }
+  let has = known.get(name);
+  if (has === undefined) {
+    has = stmt(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    known.set(name, has);
+  }
+  return has;
 }

@@ -25,8 +25,11 @@ export {
 } from './group-queries.js';
 export { editDistance, lookupModel } from './model-lookup.js';
 export {
-  dailyBest,
+  encodeSeries,
+  observedDailyBest,
+  type PriceSeries,
   priceIntelligence,
+  priceSeries,
   signalsFor,
   snapshotDay,
   TREND_THRESHOLD,
@@ -43,6 +46,7 @@ export {
   toGtin14,
   variantsOf,
 } from './product-extras.js';
+export { productDocument, productIdBySlug, serializeProduct } from './product-documents.js';
 export {
   attachOffers,
   attachSignals,

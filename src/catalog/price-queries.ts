@@ -1,5 +1,5 @@
 import type { PriceIntelligence, Signals } from '../schemas/index.js';
-import { type Db, stmt } from './database.js';
+import { type Db, hasTable, stmt } from './database.js';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -8,15 +8,13 @@ export const TREND_THRESHOLD = 0.03;
 
 /** The snapshot's day (YYYY-MM-DD): "today" for every price window, so answers do not drift with the wall clock. */
 export function snapshotDay(db: Db): string {
+  const known = days.get(db);
+  if (known) return known;
   const row = stmt(db, "SELECT value FROM meta WHERE key = 'day'").get() as { value: string } | undefined;
+  if (row && db.readonly) days.set(db, row.value);
   return row?.value ?? new Date().toISOString().slice(0, 10);
 }
-
-/** The day `days - 1` before `day`, so a window of N days includes `day` itself. */
-export function windowStart(day: string, days: number): string {
-  const t = Date.parse(`${day}T00:00:00Z`) - (days - 1) * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
+const days = new WeakMap<Db, string>();
 
 interface Observation {
   offer_id: string;
@@ -26,7 +24,27 @@ interface Observation {
 }
 
 const DAY_MS = 86_400_000;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+// A year of daily history is 365 day names per request: computed once per day, not per use.
+const dayNumbers = new Map<string, number>();
+const dayNames = new Map<number, string>();
+/** Days since 1970-01-01 of a YYYY-MM-DD day. */
+function dayNumber(day: string): number {
+  let n = dayNumbers.get(day);
+  if (n === undefined) {
+    n = Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+    dayNumbers.set(day, n);
+  }
+  return n;
+}
+function dayName(n: number): string {
+  let day = dayNames.get(n);
+  if (day === undefined) {
+    day = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    dayNames.set(n, day);
+  }
+  return day;
+}
 
 /**
  * Daily best prices from offer observations (sorted by day). A price holds until the offer's
@@ -40,13 +58,12 @@ export function fillDaily(
 ): { date: string; price: number }[] {
   const first = observations[0];
   if (!first) return [];
-  const floor = windowStart(until, 3650);
+  const last = dayNumber(until);
   const state = new Map<string, { price: number; inStock: boolean }>();
   const out: { date: string; price: number }[] = [];
   let i = 0;
-  // biome-ignore lint/complexity/useMathMinMax: ISO days compare as strings, Math.max would not
-  for (let day = first.day > floor ? first.day : floor; day <= until; day = nextDay(day)) {
-    for (let o = observations[i]; o !== undefined && o.day <= day; o = observations[++i])
+  for (let day = Math.max(dayNumber(first.day), last - 3649); day <= last; day++) {
+    for (let o = observations[i]; o !== undefined && dayNumber(o.day) <= day; o = observations[++i])
       state.set(o.offer_id, { price: o.price, inStock: o.in_stock === 1 });
     let bestIn = Number.POSITIVE_INFINITY;
     let bestAny = Number.POSITIVE_INFINITY;
@@ -55,13 +72,59 @@ export function fillDaily(
       if (price < bestAny) bestAny = price;
     }
     if (bestAny < Number.POSITIVE_INFINITY)
-      out.push({ date: day, price: round2(bestIn < Number.POSITIVE_INFINITY ? bestIn : bestAny) });
+      out.push({ date: dayName(day), price: round2(bestIn < Number.POSITIVE_INFINITY ? bestIn : bestAny) });
   }
   return out;
 }
 
-/** A product's daily best price up to `until` (see fillDaily). */
-export function dailyBest(db: Db, productId: string, until: string): { date: string; price: number }[] {
+/**
+ * A product's daily best prices: the day number of the first, then one price in cents per
+ * day up to the snapshot day. Read from product_price_series (written at ingest), or
+ * computed from the observations in snapshots without it.
+ */
+export interface PriceSeries {
+  first: number;
+  cents: Int32Array;
+}
+
+const EMPTY_SERIES: PriceSeries = { first: 0, cents: new Int32Array(0) };
+const MAX_CENTS = 2 ** 31 - 1;
+
+/** The series of fillDaily's points as stored in product_price_series; null if a price does not fit. */
+export function encodeSeries(points: readonly { date: string; price: number }[]): Buffer | null {
+  const buffer = Buffer.alloc(points.length * 4);
+  for (let i = 0; i < points.length; i++) {
+    const cents = Math.round((points[i] as { price: number }).price * 100);
+    if (!(cents >= 0 && cents <= MAX_CENTS)) return null;
+    buffer.writeInt32LE(cents, i * 4);
+  }
+  return buffer;
+}
+
+function toSeries(points: readonly { date: string; price: number }[]): PriceSeries {
+  const first = points[0];
+  if (!first) return EMPTY_SERIES;
+  return { first: dayNumber(first.date), cents: Int32Array.from(points, (p) => Math.round(p.price * 100)) };
+}
+
+/** The daily best prices of a product up to the snapshot day (see PriceSeries). */
+export function priceSeries(db: Db, productId: string): PriceSeries {
+  if (hasTable(db, 'product_price_series')) {
+    const row = stmt(db, 'SELECT first_day, cents FROM product_price_series WHERE id = ?').get(productId) as
+      | { first_day: string; cents: Buffer }
+      | undefined;
+    if (row) {
+      const cents = new Int32Array(row.cents.length / 4);
+      for (let i = 0; i < cents.length; i++) cents[i] = row.cents.readInt32LE(i * 4);
+      return { first: dayNumber(row.first_day), cents };
+    }
+    // no row: no observations, or a price too large to store as cents (computed below)
+  }
+  return toSeries(observedDailyBest(db, productId, snapshotDay(db)));
+}
+
+/** A product's daily best price up to `until` from its observations (see fillDaily). */
+export function observedDailyBest(db: Db, productId: string, until: string): { date: string; price: number }[] {
   const rows = stmt(
     db,
     `SELECT po.offer_id, po.day, po.price, po.in_stock
@@ -69,6 +132,33 @@ export function dailyBest(db: Db, productId: string, until: string): { date: str
      WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`,
   ).all(productId, until) as Observation[];
   return fillDaily(rows, until);
+}
+
+/** The series' days from `from` to `to` (day numbers, inclusive) as points. */
+function pointsOf(series: PriceSeries, from: number, to: number): { date: string; price: number }[] {
+  const out: { date: string; price: number }[] = [];
+  const start = Math.max(from, series.first);
+  const end = Math.min(to, series.first + series.cents.length - 1);
+  for (let day = start; day <= end; day++)
+    out.push({ date: dayName(day), price: (series.cents[day - series.first] as number) / 100 });
+  return out;
+}
+
+/** Lowest, highest and mean price (rounded to cents) of the series' days from `from` to `to`. */
+function statsOf(series: PriceSeries, from: number, to: number) {
+  const start = Math.max(from, series.first) - series.first;
+  const end = Math.min(to, series.first + series.cents.length - 1) - series.first;
+  if (end < start) return null;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let sum = 0;
+  for (let i = start; i <= end; i++) {
+    const c = series.cents[i] as number;
+    if (c < min) min = c;
+    if (c > max) max = c;
+    sum += c;
+  }
+  return { min: min / 100, max: max / 100, avg: round2(sum / (end - start + 1) / 100) };
 }
 
 /** rising / falling / stable: the current best price against the 30-day average, ±3 %. */
@@ -80,27 +170,22 @@ export function trendOf(current: number | null, avg30: number | null): 'rising' 
   return 'stable';
 }
 
-const avg = (xs: number[]) => (xs.length ? round2(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
-
 /** Price intelligence of spec §2.12 over the last `days` days (1–365); null for an unknown product. */
 export function priceIntelligence(db: Db, productId: string, days: number): PriceIntelligence | null {
   const product = stmt(db, 'SELECT id, name, current_best_price FROM products WHERE id = ?').get(productId) as
     | { id: string; name: string; current_best_price: number | null }
     | undefined;
   if (!product) return null;
-  const today = snapshotDay(db);
+  const today = dayNumber(snapshotDay(db));
   const offers = stmt(
     db,
     `SELECT r.name AS retailer, o.price, o.in_stock, o.last_seen_at
      FROM offers o JOIN retailers r ON r.id = o.retailer_id
      WHERE o.product_id = ? ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name`,
   ).all(productId) as { retailer: string; price: number | null; in_stock: number; last_seen_at: string }[];
-  const all = dailyBest(db, productId, today);
-  const since = windowStart(today, days);
-  const since30 = windowStart(today, 30);
-  const history = all.filter((d) => d.date >= since && d.date <= today);
-  const avg30 = avg(all.filter((d) => d.date >= since30 && d.date <= today).map((d) => d.price));
-  const prices = all.map((d) => d.price);
+  const series = priceSeries(db, productId);
+  const ever = statsOf(series, Number.NEGATIVE_INFINITY, today);
+  const avg30 = statsOf(series, today - 29, today)?.avg ?? null;
   return {
     product_id: product.id,
     product_name: product.name,
@@ -116,12 +201,12 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
       })),
     },
     summary: {
-      min_ever: prices.length ? Math.min(...prices) : null,
-      max_ever: prices.length ? Math.max(...prices) : null,
+      min_ever: ever?.min ?? null,
+      max_ever: ever?.max ?? null,
       avg_30d: avg30,
       trend: trendOf(product.current_best_price, avg30),
     },
-    history,
+    history: pointsOf(series, today - days + 1, today),
   };
 }
 
@@ -132,17 +217,8 @@ export function signalsFor(
 ): Map<string, Signals> {
   const out = new Map<string, Signals>();
   if (products.length === 0) return out;
-  const today = snapshotDay(db);
-  const since90 = windowStart(today, 90);
-  const since30 = windowStart(today, 30);
+  const today = dayNumber(snapshotDay(db));
   const ids = JSON.stringify(products.map((p) => p.id));
-  const observations = stmt(
-    db,
-    `SELECT o.product_id AS id, po.offer_id, po.day, po.price, po.in_stock
-     FROM offers o JOIN price_observations po ON po.offer_id = o.id
-     WHERE o.product_id IN (SELECT value FROM json_each(?)) AND po.day <= ?
-     ORDER BY po.day`,
-  ).all(ids, today) as (Observation & { id: string })[];
   const stock = stmt(
     db,
     `SELECT product_id AS id, SUM(in_stock) AS n FROM offers
@@ -153,19 +229,13 @@ export function signalsFor(
     `SELECT product_id AS id, related_id FROM relationships
      WHERE type = 'successor' AND product_id IN (SELECT value FROM json_each(?)) ORDER BY score DESC`,
   ).all(ids) as { id: string; related_id: string }[];
-  const observationsOf = new Map<string, Observation[]>();
-  for (const o of observations) {
-    const list = observationsOf.get(o.id);
-    if (list) list.push(o);
-    else observationsOf.set(o.id, [o]);
-  }
   const inStock = new Map(stock.map((s) => [s.id, s.n]));
   const successorOf = new Map<string, string>();
   for (const s of successors) if (!successorOf.has(s.id)) successorOf.set(s.id, s.related_id);
   for (const p of products) {
-    const series = fillDaily(observationsOf.get(p.id) ?? [], today).filter((d) => d.date >= since90);
-    const avg30 = avg(series.filter((d) => d.date >= since30).map((d) => d.price));
-    const low90 = series.length ? round2(Math.min(...series.map((d) => d.price))) : null;
+    const series = priceSeries(db, p.id);
+    const avg30 = statsOf(series, today - 29, today)?.avg ?? null;
+    const low90 = statsOf(series, today - 89, today)?.min ?? null;
     const current = p.current_best_price;
     const successor = successorOf.get(p.id) ?? null;
     out.set(p.id, {

@@ -1,6 +1,10 @@
 import type { Migration } from './database.js';
 import { sql as catalogV1 } from './migrations/001-catalog.js';
+import { sql as readModelsV2 } from './migrations/002-read-models.js';
 
 /** Migrations of the catalog snapshot. */
-export const catalogMigrations: readonly Migration[] = [{ version: 1, sql: catalogV1 }];
-export const CATALOG_SCHEMA_VERSION = 1;
+export const catalogMigrations: readonly Migration[] = [
+  { version: 1, sql: catalogV1 },
+  { version: 2, sql: readModelsV2 },
+];
+export const CATALOG_SCHEMA_VERSION = 2;

@@ -14,6 +14,8 @@ import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
 import { readPrevious, readPreviousListings } from './build/previous.js';
 import { writeReference } from './build/reference.js';
+import { writePriceSeries } from './build/price-series.js';
+import { writeProductDocuments } from './build/product-documents.js';
 import { buildRelationships } from './build/relationships.js';
 import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
@@ -210,6 +212,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
       buildSearchIndex(db);
+      progress({ phase: 'documents' });
+      writeProductDocuments(db);
       productCount = products.length;
     })();
 
@@ -225,6 +229,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       progress({ phase: 'price history' });
       history.push(await importHistory(db, file, issues));
     }
+    progress({ phase: 'price series' });
+    writePriceSeries(db, day);
     const offerCount = (db.prepare('SELECT count(*) FROM offers').pluck().get() as number) ?? 0;
     progress({ phase: 'publish' });
     const result: IngestReport = {

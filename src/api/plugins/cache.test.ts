@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { etagMatches, normalizedQuery } from './cache.js';
+import { etagMatches, normalizedQuery, splitAroundMeta } from './cache.js';
 
 describe('response cache keys', () => {
   it('the same parameters in any order, with or without api_key, give one key', () => {
@@ -33,5 +33,27 @@ describe('response cache keys', () => {
     expect(etagMatches('*', '"abc"')).toBe(true);
     expect(etagMatches('"abd"', '"abc"')).toBe(false);
     expect(etagMatches(undefined, '"abc"')).toBe(false);
+  });
+
+  it('splits any body around its meta, whatever the data and meta hold', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.jsonValue(),
+        fc.option(fc.jsonValue()),
+        fc.stringMatching(/^req_[A-Za-z0-9_-]{12}$/),
+        (data, interpretation, pagination, requestId) => {
+          const meta = { requestId, timestamp: 't', cached: false, interpretation };
+          const body = JSON.stringify({ success: true, data, meta, ...(pagination === null ? {} : { pagination }) });
+          const parts = splitAroundMeta(body, requestId);
+          expect(parts).not.toBeNull();
+          const [head, tail] = parts as [string, string];
+          const expected = JSON.parse(body);
+          expected.meta = { other: 1 };
+          expect(JSON.parse(head + JSON.stringify({ other: 1 }) + tail)).toEqual(expected);
+        },
+      ),
+    );
+    expect(splitAroundMeta('{"success":true,"data":1}', 'req_x')).toBeNull();
   });
 });

@@ -32,9 +32,34 @@ export interface CacheOptions {
   maxAge?: number;
 }
 
-/** Marks the place of `meta` in a stored body; cannot occur in JSON produced by the API. */
-const META_MARK = '\u0000shelf-meta\u0000';
-const META_TOKEN = JSON.stringify(META_MARK);
+/**
+ * Splits a serialized success body around its `meta` object, found by this request's id
+ * (random, so it cannot occur elsewhere in the body): `[head, tail]`, or null when absent.
+ * A scan of the short meta object replaces a parse and re-serialization of the whole body.
+ */
+export function splitAroundMeta(payload: string, requestId: string): [string, string] | null {
+  const start = payload.indexOf(`"meta":{"requestId":${JSON.stringify(requestId)}`);
+  if (start < 0) return null;
+  const open = start + 7;
+  const end = objectEnd(payload, open);
+  return end < 0 ? null : [payload.slice(0, open), payload.slice(end)];
+}
+
+/** The index just past the JSON object opening at `open`, or -1 when it does not close. */
+function objectEnd(text: string, open: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
+  }
+  return -1;
+}
 
 /** Query string with the key removed and parameters sorted: equal questions share an entry. */
 export function normalizedQuery(url: string): string {
@@ -129,16 +154,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (request.cacheEntry || typeof payload !== 'string') return payload;
       const contentType = String(reply.getHeader('content-type') ?? '');
       if (!contentType.includes('json')) return payload;
-      let body: { success?: boolean; meta?: { interpretation?: Record<string, unknown> } };
-      try {
-        body = JSON.parse(payload);
-      } catch {
-        return payload;
-      }
-      if (body.success !== true || !body.meta) return payload;
-      const interpretation = body.meta.interpretation;
-      const [head, tail] = JSON.stringify({ ...body, meta: META_MARK }).split(META_TOKEN);
-      if (head === undefined || tail === undefined) return payload;
+      const parts = splitAroundMeta(payload, request.id);
+      if (!parts) return payload;
+      const [head, tail] = parts;
+      const interpretation = request.metaExtras.interpretation;
       const etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
       lru.set(request.cacheKey, {
         head,

@@ -10,12 +10,14 @@ import {
   InvalidCursorError,
   listProducts,
   type ProductSortField,
+  productDocument,
+  productIdBySlug,
   variantsOf,
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
-import { ok, okPage } from '../../plugins/envelope.js';
+import { ok, okPage, okSerialized } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
 import { errorResponses, FormatParam, formatProducts, requirePlan, sendFormatted } from './shared.js';
 
@@ -76,6 +78,15 @@ const SingleQuery = Type.Object({
   format: Type.Optional(FormatParam),
 });
 type SingleQuery = Static<typeof SingleQuery>;
+
+/** True when a single-product query asks for nothing beyond the default JSON body. */
+const asksForDefault = (q: SingleQuery): boolean =>
+  (q.format === undefined || q.format === 'json') &&
+  !flag(q.include_variants) &&
+  !flag(q.include_offers) &&
+  !flag(q.include_attributes) &&
+  !flag(q.include_signals) &&
+  !flag(q.include_knowledge);
 
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -150,8 +161,16 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: Parameters<typeof sendFormatted>[1],
     find: (db: Db) => Product | null,
     identifier: string,
+    findId: (db: Db) => string | null,
   ) {
     const db = app.catalog().db;
+    if (asksForDefault(request.query)) {
+      // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
+      const id = findId(db);
+      const document = id === null ? null : productDocument(db, id);
+      if (document !== null)
+        return reply.type('application/json; charset=utf-8').send(okSerialized(request, document));
+    }
     const found = find(db);
     if (!found) throw notFound('product', identifier);
     const product = single(db, found, request.query, request);
@@ -177,7 +196,13 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      answerOne(request, reply, (db) => getProduct(db, request.params.id), request.params.id),
+      answerOne(
+        request,
+        reply,
+        (db) => getProduct(db, request.params.id),
+        request.params.id,
+        () => request.params.id,
+      ),
   );
 
   app.get(
@@ -192,6 +217,12 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      answerOne(request, reply, (db) => getProductBySlug(db, request.params.slug), request.params.slug),
+      answerOne(
+        request,
+        reply,
+        (db) => getProductBySlug(db, request.params.slug),
+        request.params.slug,
+        (db) => productIdBySlug(db, request.params.slug),
+      ),
   );
 };

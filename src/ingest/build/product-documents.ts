@@ -1,0 +1,20 @@
+import { type Db, getProduct, serializeProduct } from '../../catalog/index.js';
+import { knowledgeMeta } from '../../knowledge/index.js';
+
+/**
+ * Stores every product's default response body (GET /v2/products/{id} without include_*
+ * flags): the product with its references and `_knowledge` availability, serialized with
+ * the route's schema. Runs after everything the product response reads has been written.
+ */
+export function writeProductDocuments(db: Db): number {
+  const ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
+  const insert = db.prepare('INSERT INTO product_documents (id, json) VALUES (?, ?)');
+  for (const id of ids) {
+    const product = getProduct(db, id);
+    if (!product) continue;
+    const meta = knowledgeMeta(db, product);
+    if (meta) product._knowledge = meta;
+    insert.run(id, serializeProduct(product));
+  }
+  return ids.length;
+}

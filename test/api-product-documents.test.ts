@@ -1,0 +1,193 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyStore } from '../src/access/index.js';
+import { buildApp, type RunningServer, startServer } from '../src/api/index.js';
+import { CatalogProvider, currentSnapshotPath } from '../src/catalog/index.js';
+import { loadConfig } from '../src/config.js';
+import { loadContent } from '../src/content/index.js';
+import { generateDemo } from '../src/demo/index.js';
+import { runIngest } from '../src/ingest/index.js';
+import type { Product } from '../src/schemas/index.js';
+import { expectOk } from './helpers/assertions.js';
+import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { get } from './helpers/http.js';
+
+const serve = (dataDir: string) =>
+  startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+
+/**
+ * GET /v2/products/{id} and /by-slug/{slug} answer from the document stored at ingest when
+ * no include_* flag or format is asked for; every other request builds the product. Both
+ * ways must give the same product, and snapshots without stored documents still work.
+ */
+describe('stored product documents', () => {
+  let catalog: FixtureCatalog;
+  let server: RunningServer;
+  let key: string;
+  let products: { id: string; slug: string }[];
+  const byId = new Map<string, Product>();
+
+  beforeAll(async () => {
+    catalog = await fixtureCatalog();
+    key = catalog.key('pro');
+    const db = new Database(currentSnapshotPath(catalog.dataDir) as string, { readonly: true });
+    products = db.prepare('SELECT id, slug FROM products').all() as { id: string; slug: string }[];
+    db.close();
+    server = await serve(catalog.dataDir);
+  });
+  afterAll(async () => {
+    await server?.close();
+    catalog?.cleanup();
+  });
+
+  it('every product reads the same from its document as when built per request', async () => {
+    expect(products.length).toBeGreaterThan(2);
+    for (const { id, slug } of products) {
+      const stored = await get(server.url, `/v2/products/${id}`, key);
+      expect(stored.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(stored.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+      const data = expectOk<Product>(stored);
+      // an include flag takes the per-request path; without the extra field it is the same product
+      const built = expectOk<Product>(await get(server.url, `/v2/products/${id}?include_attributes=1`, key));
+      expect(built.attributes).toBeInstanceOf(Array);
+      delete built.attributes;
+      expect(data).toEqual(built);
+      expect(expectOk<Product>(await get(server.url, `/v2/products/by-slug/${slug}`, key))).toEqual(data);
+      byId.set(id, data);
+    }
+  });
+
+  it('a stored answer is cached like any other: meta.cached, same ETag, 304', async () => {
+    const { id } = products[0] as { id: string };
+    const first = await get(server.url, `/v2/products/${id}?include_offers=false`, key);
+    const again = await get(server.url, `/v2/products/${id}?include_offers=false`, key);
+    expect((first.body.meta as { cached: boolean }).cached).toBe(false);
+    expect((again.body.meta as { cached: boolean }).cached).toBe(true);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    const etag = first.headers.get('etag') as string;
+    expect((await get(server.url, `/v2/products/${id}`, key, { 'if-none-match': etag })).status).toBe(304);
+  });
+
+  it('unknown ids and slugs are still 404', async () => {
+    const missing = await get(server.url, '/v2/products/00000000-0000-4000-8000-000000000000', key);
+    expect(missing.status).toBe(404);
+    expect((await get(server.url, '/v2/products/by-slug/no-such-product', key)).status).toBe(404);
+  });
+
+  it('a snapshot written before stored documents is served the same', async () => {
+    await server.close();
+    const db = new Database(currentSnapshotPath(catalog.dataDir) as string);
+    db.exec('DROP TABLE product_documents');
+    db.close();
+    server = await serve(catalog.dataDir);
+    for (const { id } of products.slice(0, 10))
+      expect(expectOk<Product>(await get(server.url, `/v2/products/${id}`, key))).toEqual(byId.get(id));
+  });
+});
+
+/** A demo catalog with price history, served with its read models and without them. */
+describe('read models of a demo catalog', () => {
+  let root: string;
+  const apps: { app: FastifyInstance; provider: CatalogProvider; keys: KeyStore; enterprise: string[] }[] =
+    [];
+  let ids: string[];
+
+  const open = async (dataDir: string) => {
+    const keys = new KeyStore(dataDir);
+    // several reads per product: more than one key's per-minute limit
+    const enterprise = Array.from(
+      { length: 6 },
+      () => keys.create({ plan: 'enterprise', type: 'secret', env: 'test' }).key,
+    );
+    const provider = new CatalogProvider({ dataDir });
+    provider.refresh();
+    const app = await buildApp({ catalog: provider, keys, access: { cache: { maxEntries: 0 } } });
+    apps.push({ app, provider, keys, enterprise });
+  };
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'shelf-docs-'));
+    const content = loadContent();
+    const demo = await generateDemo({
+      outDir: join(root, 'feeds'),
+      content,
+      products: 400,
+      seed: 11,
+      endDay: '2026-11-20',
+      historyDays: 60,
+    });
+    const dataDir = join(root, 'current');
+    await runIngest({
+      dataDir,
+      feeds: demo.feeds,
+      content,
+      day: '2026-11-20',
+      history: demo.historyPath ? [demo.historyPath] : [],
+    });
+    // the same snapshot as an older version of ingest wrote it: no read models
+    const legacyDir = join(root, 'legacy');
+    cpSync(join(dataDir, 'catalog'), join(legacyDir, 'catalog'), { recursive: true });
+    const legacy = new Database(currentSnapshotPath(legacyDir) as string);
+    legacy.exec('DROP TABLE product_documents; DROP TABLE product_price_series; PRAGMA user_version = 1');
+    legacy.close();
+    await open(dataDir);
+    await open(legacyDir);
+    ids = (apps[0]?.provider.current?.db as Database.Database)
+      .prepare('SELECT id FROM products')
+      .pluck()
+      .all() as string[];
+  }, 300_000);
+  afterAll(async () => {
+    for (const { app, provider, keys } of apps) {
+      await app.close();
+      provider.close();
+      keys.close();
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  let n = 0;
+  const read = async (which: 0 | 1, url: string) => {
+    const { app, enterprise } = apps[which] as (typeof apps)[number];
+    const response = await app.inject({
+      url,
+      headers: { 'x-api-key': enterprise[n++ % enterprise.length] as string },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = JSON.parse(response.body);
+    delete body.meta;
+    return body;
+  };
+
+  it('every product, of every tier, group and kind, reads the same from its document as built per request', async () => {
+    expect(ids.length).toBeGreaterThan(300);
+    let grouped = 0;
+    for (const id of ids) {
+      const stored = (await read(0, `/v2/products/${id}`)).data as Product;
+      const built = (await read(0, `/v2/products/${id}?include_attributes=true`)).data as Product;
+      delete built.attributes;
+      expect(stored).toEqual(built);
+      expect(await read(1, `/v2/products/${id}`)).toEqual({ success: true, data: stored });
+      if (stored.product_group) grouped++;
+    }
+    expect(grouped).toBeGreaterThan(0);
+  });
+
+  it('price intelligence and signals are the same from stored series as from observations', async () => {
+    let withHistory = 0;
+    for (const id of ids) {
+      const url = `/v2/products/${id}/prices?days=365`;
+      const stored = await read(0, url);
+      expect(await read(1, url)).toEqual(stored);
+      if (stored.data.history.length > 30) withHistory++;
+    }
+    expect(withHistory).toBeGreaterThan(100);
+    const page = '/v2/products?include_signals=true&include_legacy=true&limit=100';
+    expect(await read(1, page)).toEqual(await read(0, page));
+  });
+});
