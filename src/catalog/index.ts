@@ -35,6 +35,7 @@ export {
   TREND_THRESHOLD,
   trendOf,
 } from './price-queries.js';
+export { productDocument, productIdBySlug, serializeProduct } from './product-documents.js';
 export {
   ATTRIBUTE_ROLES,
   type AttributeRole,
@@ -46,7 +47,6 @@ export {
   toGtin14,
   variantsOf,
 } from './product-extras.js';
-export { productDocument, productIdBySlug, serializeProduct } from './product-documents.js';
 export {
   attachOffers,
   attachSignals,

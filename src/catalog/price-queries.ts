@@ -124,7 +124,11 @@ export function priceSeries(db: Db, productId: string): PriceSeries {
 }
 
 /** A product's daily best price up to `until` from its observations (see fillDaily). */
-export function observedDailyBest(db: Db, productId: string, until: string): { date: string; price: number }[] {
+export function observedDailyBest(
+  db: Db,
+  productId: string,
+  until: string,
+): { date: string; price: number }[] {
   const rows = stmt(
     db,
     `SELECT po.offer_id, po.day, po.price, po.in_stock

@@ -14,7 +14,10 @@ export const serializeProduct: (product: Product) => string = fastJson(Product);
  */
 export function productDocument(db: Db, id: string): string | null {
   if (!hasTable(db, 'product_documents')) return null;
-  return (stmt(db, 'SELECT json FROM product_documents WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
+  return (
+    (stmt(db, 'SELECT json FROM product_documents WHERE id = ?').pluck().get(id) as string | undefined) ??
+    null
+  );
 }
 
 /** The id of the product with this slug, or null. */

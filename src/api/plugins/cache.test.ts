@@ -44,7 +44,12 @@ describe('response cache keys', () => {
         fc.stringMatching(/^req_[A-Za-z0-9_-]{12}$/),
         (data, interpretation, pagination, requestId) => {
           const meta = { requestId, timestamp: 't', cached: false, interpretation };
-          const body = JSON.stringify({ success: true, data, meta, ...(pagination === null ? {} : { pagination }) });
+          const body = JSON.stringify({
+            success: true,
+            data,
+            meta,
+            ...(pagination === null ? {} : { pagination }),
+          });
           const parts = splitAroundMeta(body, requestId);
           expect(parts).not.toBeNull();
           const [head, tail] = parts as [string, string];
