@@ -137,10 +137,9 @@ describe('read models of a demo catalog', () => {
     legacy.close();
     await open(dataDir);
     await open(legacyDir);
-    ids = (apps[0]?.provider.current?.db as Database.Database)
-      .prepare('SELECT id FROM products')
-      .pluck()
-      .all() as string[];
+    const db = apps[0]?.provider.current?.db;
+    if (!db) throw new Error('the demo catalog was not published');
+    ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
   }, 300_000);
   afterAll(async () => {
     for (const { app, provider, keys } of apps) {
