@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from './keys.js';
 import { PLANS } from './plans.js';
-import type { CounterStore } from './stores/counter-store.js';
+import type { CounterStore, HitInput, HitResult } from './stores/counter-store.js';
 import { MONTH_TTL_MS } from './stores/fallback-store.js';
 import { monthOf, msToMonthEnd, type UsageCounts } from './usage.js';
 
@@ -61,18 +61,33 @@ export class Limiter {
    * response-cache hit) and `none` (a refused publishable call) do not use the quota.
    */
   async hit(key: ApiKeyRecord, options: { count: 'requests' | 'cached' | 'none' }): Promise<LimitState> {
-    const plan = PLANS[key.plan];
     const now = this.#now();
-    const live = key.env === 'live';
-    const result = await this.store.hit({
+    return this.#state(key, now, await this.store.hit(this.#input(key, now, options.count)));
+  }
+
+  /** `hit` without waiting, for stores that count in memory; null when the store must be awaited. */
+  hitNow(key: ApiKeyRecord, options: { count: 'requests' | 'cached' | 'none' }): LimitState | null {
+    if (!this.store.hitSync) return null;
+    const now = this.#now();
+    return this.#state(key, now, this.store.hitSync(this.#input(key, now, options.count)));
+  }
+
+  #input(key: ApiKeyRecord, now: number, count: 'requests' | 'cached' | 'none'): HitInput {
+    const plan = PLANS[key.plan];
+    return {
       keyId: key.id,
       limit: plan.perMinute,
       windowMs: MINUTE_MS,
       month: monthOf(now),
       monthTtlMs: MONTH_TTL_MS,
-      field: options.count === 'none' ? null : options.count,
-      cap: live && key.plan === 'free' && options.count !== 'none' ? plan.monthly : null,
-    });
+      field: count === 'none' ? null : count,
+      cap: key.env === 'live' && key.plan === 'free' && count !== 'none' ? plan.monthly : null,
+    };
+  }
+
+  #state(key: ApiKeyRecord, now: number, result: HitResult): LimitState {
+    const plan = PLANS[key.plan];
+    const live = key.env === 'live';
     const monthResetMs = msToMonthEnd(now);
     const used = live ? result.month.requests : 0;
     const retryAfter =

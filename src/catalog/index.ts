@@ -35,7 +35,13 @@ export {
   TREND_THRESHOLD,
   trendOf,
 } from './price-queries.js';
-export { productDocument, productIdBySlug, serializeProduct } from './product-documents.js';
+export {
+  documentEtag,
+  type ProductDocument,
+  productDocument,
+  productIdBySlug,
+  serializeProduct,
+} from './product-documents.js';
 export {
   ATTRIBUTE_ROLES,
   type AttributeRole,

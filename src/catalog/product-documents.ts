@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fastJson from 'fast-json-stringify';
 import { Product } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
@@ -8,16 +9,24 @@ import { type Db, hasTable, stmt } from './database.js';
  */
 export const serializeProduct: (product: Product) => string = fastJson(Product);
 
+/** A product's default response body as stored at ingest, with its ETag. */
+export interface ProductDocument {
+  json: string;
+  etag: string;
+}
+
+/** The ETag of a stored document: a hash of its JSON. */
+export const documentEtag = (json: string): string =>
+  `"${createHash('sha1').update(json).digest('base64url')}"`;
+
 /**
- * The stored JSON of a product's default response (see migrations/002-read-models.ts), or null when the
- * product is unknown or the snapshot predates stored documents.
+ * The stored JSON of a product's default response (see migrations/002-read-models.ts), or
+ * null when the product is unknown or the snapshot predates stored documents.
  */
-export function productDocument(db: Db, id: string): string | null {
+export function productDocument(db: Db, id: string): ProductDocument | null {
   if (!hasTable(db, 'product_documents')) return null;
-  return (
-    (stmt(db, 'SELECT json FROM product_documents WHERE id = ?').pluck().get(id) as string | undefined) ??
-    null
-  );
+  const row = stmt(db, 'SELECT json, etag FROM product_documents WHERE id = ?').get(id);
+  return (row as ProductDocument | undefined) ?? null;
 }
 
 /** The id of the product with this slug, or null. */

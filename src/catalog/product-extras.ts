@@ -1,6 +1,7 @@
 import type { Attribute, BarcodeResult, Product, RelationshipItem, Relationships } from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
 import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import { refsOf } from './ref-cache.js';
 
 /** The other products of a product's group (its variants), by name. */
 export function variantsOf(db: Db, product: { id: string; product_group_id: string | null }): Product[] {
@@ -126,26 +127,32 @@ export const toGtin14 = (gtin: string): string => gtin.padStart(14, '0');
 
 /** The product a GTIN (any form) identifies, as the barcode result of spec §2.13; null when unknown. */
 export function productByGtin(db: Db, gtin: string): BarcodeResult | null {
-  const row = stmt(
-    db,
-    `SELECT p.id, p.name, p.image_url, p.current_best_price, p.specifications_json,
-            b.name AS brand, c.name AS category, t.name AS product_type
-     FROM product_gtins g JOIN products p ON p.id = g.product_id
-     LEFT JOIN brands b ON b.id = p.brand_id
-     LEFT JOIN categories c ON c.id = p.category_id
-     LEFT JOIN product_types t ON t.id = p.product_type_id
-     WHERE g.gtin14 = ? ORDER BY p.data_tier, p.quality_score DESC LIMIT 1`,
-  ).get(toGtin14(gtin)) as Record<string, unknown> | undefined;
+  const ids = stmt(db, 'SELECT product_id FROM product_gtins WHERE gtin14 = ?')
+    .pluck()
+    .all(toGtin14(gtin)) as string[];
+  if (ids.length === 0) return null;
+  const columns =
+    'SELECT id, name, image_url, current_best_price, specifications_json, brand_id, category_id, product_type_id FROM products';
+  // one GTIN on several products (a feed's mistake): the current, best-described one answers
+  const row = (
+    ids.length === 1
+      ? stmt(db, `${columns} WHERE id = ?`).get(ids[0])
+      : stmt(
+          db,
+          `${columns} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY data_tier, quality_score DESC, id LIMIT 1`,
+        ).get(JSON.stringify(ids))
+  ) as Record<string, unknown> | undefined;
   if (!row) return null;
   const id = String(row.id);
+  const refs = refsOf(db);
   const offers = offersFor(db, [id]).get(id) ?? [];
   return {
     id,
     gtin,
     name: String(row.name),
-    brand: (row.brand as string | null) ?? null,
-    category: (row.category as string | null) ?? null,
-    product_type: (row.product_type as string | null) ?? null,
+    brand: refs.brand(row.brand_id)?.name ?? null,
+    category: refs.category(row.category_id)?.name ?? null,
+    product_type: refs.productType(row.product_type_id)?.name ?? null,
     image_url: (row.image_url as string | null) ?? null,
     current_best_price: (row.current_best_price as number | null) ?? null,
     specifications: JSON.parse(String(row.specifications_json ?? '{}')) as Record<string, unknown>,

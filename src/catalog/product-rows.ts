@@ -132,14 +132,18 @@ export function toProduct(row: ProductRow): Product {
 export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
   const out = new Map<string, Offer[]>();
   if (productIds.length === 0) return out;
-  const rows = stmt(
-    db,
-    `SELECT o.product_id, r.name AS retailer_name, r.slug AS retailer_slug, o.price, o.original_price, o.currency,
+  const columns = `SELECT o.product_id, r.name AS retailer_name, r.slug AS retailer_slug, o.price, o.original_price, o.currency,
             o.in_stock, o.availability, o.retailer_url, o.last_seen_at
-     FROM offers o JOIN retailers r ON r.id = o.retailer_id
-     WHERE o.product_id IN (SELECT value FROM json_each(?))
-     ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name`,
-  ).all(JSON.stringify(productIds)) as Record<string, unknown>[];
+     FROM offers o JOIN retailers r ON r.id = o.retailer_id`;
+  const order = 'ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name';
+  // one product (single reads, barcodes) is the common case: a plain index lookup
+  const rows = (
+    productIds.length === 1
+      ? stmt(db, `${columns} WHERE o.product_id = ? ${order}`).all(productIds[0])
+      : stmt(db, `${columns} WHERE o.product_id IN (SELECT value FROM json_each(?)) ${order}`).all(
+          JSON.stringify(productIds),
+        )
+  ) as Record<string, unknown>[];
   for (const row of rows) {
     const id = String(row.product_id);
     const list = out.get(id) ?? [];

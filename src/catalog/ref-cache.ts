@@ -30,32 +30,48 @@ class RefCache {
     return hit;
   }
 
-  /** A Product from a plain products row, with its cached references. */
-  product(row: ProductRow): Product {
-    const product = toProduct(row);
-    product.brand = this.#get(
+  brand(id: unknown): Refs['brand'] {
+    return this.#get(
       'brand',
       'SELECT id AS b_id, name AS b_name, slug AS b_slug, logo_url AS b_logo_url, website_url AS b_website_url, created_at AS b_created_at FROM brands WHERE id = ?',
-      row.brand_id,
+      id,
     );
-    product.category = this.#get(
+  }
+
+  category(id: unknown): Refs['category'] {
+    return this.#get(
       'category',
       `SELECT id AS c_id, name AS c_name, slug AS c_slug, description AS c_description, icon AS c_icon, is_featured AS c_is_featured,
          parent_id AS c_parent_id, level AS c_level, path AS c_path FROM categories WHERE id = ?`,
-      row.category_id,
+      id,
     );
-    product.product_type = this.#get(
+  }
+
+  productType(id: unknown): Refs['product_type'] {
+    return this.#get(
       'product_type',
       `SELECT id AS t_id, name AS t_name, slug AS t_slug, subcategory_id AS t_subcategory_id, is_active AS t_is_active,
          level AS t_level, path AS t_path FROM product_types WHERE id = ?`,
-      row.product_type_id,
+      id,
     );
-    product.product_group = this.#get(
+  }
+
+  group(id: unknown): Refs['product_group'] {
+    return this.#get(
       'product_group',
       `SELECT id AS g_id, name AS g_name, slug AS g_slug, base_model AS g_base_model, series_name AS g_series_name,
          variant_dimensions_json AS g_variant_dimensions_json FROM product_groups WHERE id = ?`,
-      row.product_group_id,
+      id,
     );
+  }
+
+  /** A Product from a plain products row, with its cached references. */
+  product(row: ProductRow): Product {
+    const product = toProduct(row);
+    product.brand = this.brand(row.brand_id);
+    product.category = this.category(row.category_id);
+    product.product_type = this.productType(row.product_type_id);
+    product.product_group = this.group(row.product_group_id);
     return product;
   }
 }
@@ -65,12 +81,17 @@ const EMPTY_ROW: ProductRow = { id: '', name: '', slug: '', created_at: '', upda
 
 const caches = new WeakMap<Db, RefCache>();
 
-/** A Product from a plain `SELECT * FROM products` row, references from the per-snapshot cache. */
-export function productFromRow(db: Db, row: ProductRow): Product {
+/** The per-snapshot cache of brand, category, product type and group objects. */
+export function refsOf(db: Db): RefCache {
   let cache = caches.get(db);
   if (!cache) {
     cache = new RefCache(db);
     caches.set(db, cache);
   }
-  return cache.product(row);
+  return cache;
+}
+
+/** A Product from a plain `SELECT * FROM products` row, references from the per-snapshot cache. */
+export function productFromRow(db: Db, row: ProductRow): Product {
+  return refsOf(db).product(row);
 }

@@ -38,6 +38,8 @@ export interface CounterStore {
   readonly name: string;
   /** Counts one request against the key's minute window and month, atomically. */
   hit(input: HitInput): Promise<HitResult>;
+  /** `hit` answered at once, by stores that count in memory (absent where counting waits on I/O). */
+  hitSync?(input: HitInput): HitResult;
   /** Counts one event in a plain fixed window (failed authentications of one address). */
   incrWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
   /** Adds to a monthly field without any limit (errors). */

@@ -87,8 +87,8 @@ export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
   async (app, { keys, limiter }) => {
     app.decorateRequest('apiKey', null);
     app.decorateRequest('scopeRefusal', null);
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.public) return;
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config?.public) return done();
       const vary = reply.getHeader('vary');
       reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
@@ -97,15 +97,15 @@ export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
         const refused = checkScope(request, reply, record);
         request.apiKey = record;
         if (refused) request.scopeRefusal = refused;
-        return;
+        return done();
       }
-      throw await authFailure(
+      authFailure(
         request,
         reply,
         limiter,
         key,
         'in the X-API-Key header or as Authorization: Bearer <key>',
-      );
+      ).then(done, done);
     });
 
     // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { meta } from './envelope.js';
 
-/** A cached success body, split around its `meta` so each hit gets fresh meta. */
+/**
+ * A cached success response: its body split around `meta`, so each hit gets fresh meta, or
+ * no body when the route rebuilds it from stored data as cheaply as a copy (cacheByReference).
+ */
 export interface CacheEntry {
-  head: string;
-  tail: string;
   etag: string;
   contentType: string;
+  head?: string;
+  tail?: string;
   /** meta.interpretation of the original response (semantic search), kept on hits */
   interpretation?: Record<string, unknown>;
 }
@@ -20,7 +23,19 @@ declare module 'fastify' {
     cacheEntry: CacheEntry | null;
     /** where this request's response is stored when it is cacheable */
     cacheKey: string | null;
+    /** set by cacheByReference: the ETag of a body the route rebuilds on every hit */
+    cacheReference: string | null;
   }
+}
+
+/**
+ * Caches this response without its body: a hit still says `meta.cached: true`, is not
+ * counted against the month and answers If-None-Match, but the route sends the body again.
+ * For bodies read whole from the snapshot (stored product documents), where keeping a copy
+ * in memory would cost more than reading it again; `etag` comes with the stored body.
+ */
+export function cacheByReference(request: FastifyRequest, etag: string): void {
+  request.cacheReference = etag;
 }
 
 export interface CacheOptions {
@@ -95,7 +110,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     const lru = new LRUCache<string, CacheEntry>({
       max: Math.max(1, options.maxEntries ?? 5000),
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (e) => e.head.length + e.tail.length + 64,
+      sizeCalculation: (e) => (e.head?.length ?? 0) + (e.tail?.length ?? 0) + 64,
     });
     let version: string | null = null;
 
@@ -128,25 +143,36 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
 
     app.decorateRequest('cacheEntry', null);
     app.decorateRequest('cacheKey', null);
+    app.decorateRequest('cacheReference', null);
 
-    app.addHook('onRequest', async (request) => {
-      if (request.scopeRefusal) return;
-      request.cacheKey = keyOf(request);
-      if (request.cacheKey) request.cacheEntry = lru.get(request.cacheKey) ?? null;
+    // callback hooks: they never wait, and an async hook costs a promise on every request
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!request.scopeRefusal) {
+        request.cacheKey = keyOf(request);
+        if (request.cacheKey) request.cacheEntry = lru.get(request.cacheKey) ?? null;
+      }
+      done();
     });
 
     // after limits passed: answer from the cache, with this request's own meta
-    app.addHook('preValidation', async (request, reply) => {
+    app.addHook('preValidation', (request, reply, done) => {
       const entry = request.cacheEntry;
-      if (!entry) return;
+      if (!entry) return done();
       reply.header('ETag', entry.etag).header('Cache-Control', `private, max-age=${maxAge}`);
       if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       request.metaExtras.cached = true;
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
-      return reply.type(entry.contentType).send(entry.head + JSON.stringify(meta(request)) + entry.tail);
+      // an entry without a body: the route answers (cacheByReference)
+      if (entry.head === undefined || entry.tail === undefined) return done();
+      reply.type(entry.contentType).send(entry.head + JSON.stringify(meta(request)) + entry.tail);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      done(null, store(request, reply, payload));
+    });
+
+    /** Stores a cacheable success body; the payload to send. */
+    const store = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
       if (reply.statusCode !== 200 || !request.cacheKey) {
         if (reply.statusCode >= 400 && !reply.hasHeader('Cache-Control'))
           reply.header('Cache-Control', 'no-store');
@@ -155,25 +181,31 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (request.cacheEntry || typeof payload !== 'string') return payload;
       const contentType = String(reply.getHeader('content-type') ?? '');
       if (!contentType.includes('json')) return payload;
-      const parts = splitAroundMeta(payload, request.id);
-      if (!parts) return payload;
-      const [head, tail] = parts;
-      const interpretation = request.metaExtras.interpretation;
-      const etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
-      lru.set(request.cacheKey, {
-        head,
-        tail,
-        etag,
-        contentType,
-        ...(interpretation ? { interpretation } : {}),
-      });
+      let etag: string;
+      if (request.cacheReference) {
+        etag = request.cacheReference;
+        lru.set(request.cacheKey, { etag, contentType });
+      } else {
+        const parts = splitAroundMeta(payload, request.id);
+        if (!parts) return payload;
+        const [head, tail] = parts;
+        const interpretation = request.metaExtras.interpretation;
+        etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
+        lru.set(request.cacheKey, {
+          head,
+          tail,
+          etag,
+          contentType,
+          ...(interpretation ? { interpretation } : {}),
+        });
+      }
       reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return '';
       }
       return payload;
-    });
+    };
   },
   { name: 'shelf-cache', dependencies: ['shelf-auth', 'shelf-envelope'] },
 );

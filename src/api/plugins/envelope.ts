@@ -68,10 +68,13 @@ export const envelopePlugin = fp(
   async (app) => {
     app.decorateRequest('startedAt', 0n);
     app.decorateRequest('metaExtras', null as unknown as MetaExtras);
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // the /v2 hooks are callbacks: none waits on the common path, and an async hook costs
+    // a promise and a microtask turn per request (measured: about a fifth of a product read)
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
       request.startedAt = process.hrtime.bigint();
       request.metaExtras = {};
       reply.header('X-Request-Id', request.id);
+      done();
     });
   },
   { name: 'shelf-envelope' },

@@ -3,14 +3,16 @@
  * are one indexed row each. Snapshots without these tables are served the slow way.
  *
  * - product_documents: each product's JSON as GET /v2/products/{id} returns it by default,
- *   serialized with the route's own schema (no joins, parsing or serialization per request).
+ *   serialized with the route's own schema (no joins, parsing or serialization per request),
+ *   and its ETag (a hash of the JSON).
  * - product_price_series: each product's daily best price from its first observation to the
  *   snapshot day (see fillDaily), as little-endian Int32 cents, one per day.
  */
 export const sql = `
 CREATE TABLE product_documents (
   id TEXT PRIMARY KEY REFERENCES products(id),
-  json TEXT NOT NULL
+  json TEXT NOT NULL,
+  etag TEXT NOT NULL
 );
 
 CREATE TABLE product_price_series (

@@ -1,4 +1,4 @@
-import { type Db, getProduct, serializeProduct } from '../../catalog/index.js';
+import { type Db, documentEtag, getProduct, serializeProduct } from '../../catalog/index.js';
 import { knowledgeMeta } from '../../knowledge/index.js';
 
 /**
@@ -8,13 +8,14 @@ import { knowledgeMeta } from '../../knowledge/index.js';
  */
 export function writeProductDocuments(db: Db): number {
   const ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
-  const insert = db.prepare('INSERT INTO product_documents (id, json) VALUES (?, ?)');
+  const insert = db.prepare('INSERT INTO product_documents (id, json, etag) VALUES (?, ?, ?)');
   for (const id of ids) {
     const product = getProduct(db, id);
     if (!product) continue;
     const meta = knowledgeMeta(db, product);
     if (meta) product._knowledge = meta;
-    insert.run(id, serializeProduct(product));
+    const json = serializeProduct(product);
+    insert.run(id, json, documentEtag(json));
   }
   return ids.length;
 }

@@ -17,6 +17,7 @@ import {
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
+import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okSerialized } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
 import { errorResponses, FormatParam, formatProducts, requirePlan, sendFormatted } from './shared.js';
@@ -168,8 +169,10 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
       const id = findId(db);
       const document = id === null ? null : productDocument(db, id);
-      if (document !== null)
-        return reply.type('application/json; charset=utf-8').send(okSerialized(request, document));
+      if (document !== null) {
+        cacheByReference(request, document.etag);
+        return reply.type('application/json; charset=utf-8').send(okSerialized(request, document.json));
+      }
     }
     const found = find(db);
     if (!found) throw notFound('product', identifier);
