@@ -177,6 +177,29 @@ describe('read models of a demo catalog', () => {
     expect(grouped).toBeGreaterThan(0);
   });
 
+  it('product lists read the same from stored documents as built per request', async () => {
+    const lists = [
+      '/v2/products?limit=100&include_legacy=true',
+      '/v2/products?sort=-price&limit=50',
+      '/v2/products?q=dishwasher&limit=30',
+      '/v2/products?q=samsung&sort=name&limit=10',
+      '/v2/products?q=nosuchwordanywhere',
+    ];
+    for (const url of lists) {
+      const stored = await read(0, url);
+      expect(await read(1, url)).toEqual(stored);
+      // and the next page of each, through its cursor
+      const next = stored.pagination.nextCursor;
+      if (next) {
+        const page2 = `${url}&cursor=${next}`;
+        expect(await read(1, page2)).toEqual(await read(0, page2));
+      }
+    }
+    const first = await read(0, '/v2/products?limit=5');
+    expect(first.data).toHaveLength(5);
+    expect(first.data[0]._knowledge).toBeUndefined();
+  });
+
   it('price intelligence and signals are the same from stored series as from observations', async () => {
     let withHistory = 0;
     for (const id of ids) {

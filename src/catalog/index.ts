@@ -40,7 +40,9 @@ export {
   type ProductDocument,
   productDocument,
   productIdBySlug,
+  serializeKnowledgeMeta,
   serializeProduct,
+  withKnowledgeMeta,
 } from './product-documents.js';
 export {
   ATTRIBUTE_ROLES,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fastJson from 'fast-json-stringify';
-import { Product } from '../schemas/index.js';
+import type { Static } from 'typebox';
+import { KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
 
 /**
@@ -8,6 +9,14 @@ import { type Db, hasTable, stmt } from './database.js';
  * the response: a stored document is byte for byte what the route would have serialized.
  */
 export const serializeProduct: (product: Product) => string = fastJson(Product);
+export const serializeKnowledgeMeta: (meta: Static<typeof KnowledgeMeta>) => string = fastJson(KnowledgeMeta);
+
+/**
+ * A single product's body from its list form: `_knowledge` follows every field a default
+ * single-product response has, so it goes last (the Product schema's order).
+ */
+export const withKnowledgeMeta = (json: string, knowledgeJson: string | null): string =>
+  knowledgeJson === null ? json : `${json.slice(0, -1)},"_knowledge":${knowledgeJson}}`;
 
 /** A product's default response body as stored at ingest, with its ETag. */
 export interface ProductDocument {
@@ -25,8 +34,10 @@ export const documentEtag = (json: string): string =>
  */
 export function productDocument(db: Db, id: string): ProductDocument | null {
   if (!hasTable(db, 'product_documents')) return null;
-  const row = stmt(db, 'SELECT json, etag FROM product_documents WHERE id = ?').get(id);
-  return (row as ProductDocument | undefined) ?? null;
+  const row = stmt(db, 'SELECT json, knowledge_json, etag FROM product_documents WHERE id = ?').get(id) as
+    | { json: string; knowledge_json: string | null; etag: string }
+    | undefined;
+  return row ? { json: withKnowledgeMeta(row.json, row.knowledge_json), etag: row.etag } : null;
 }
 
 /** The id of the product with this slug, or null. */

@@ -2,7 +2,7 @@ import type { Product } from '../schemas/index.js';
 // keyword ranking lives in search/; it imports catalog only inside functions, so this cycle is safe
 import { FTS_WEIGHTS, keywordPlan } from '../search/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
-import { type Db, stmt } from './database.js';
+import { type Db, hasTable, stmt } from './database.js';
 import { signalsFor } from './price-queries.js';
 import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { productFromRow } from './ref-cache.js';
@@ -37,7 +37,23 @@ export interface ProductListParams {
   includeSignals?: boolean;
   /** one product per product group (its cheapest matching member), with `_variant_count` */
   groupVariants?: boolean;
+  /**
+   * answer with each product's stored JSON (see product-documents.ts) instead of objects,
+   * when the snapshot has them and nothing is added to the products (offers, signals, counts)
+   */
+  documents?: boolean;
 }
+
+/** A page of products: objects, or their stored JSON when `documents` was asked and possible. */
+export interface ProductPage {
+  products: Product[];
+  documents: string[] | null;
+  page: PageInfo;
+}
+
+/** The products row with its stored JSON, in place of PRODUCT_SELECT's joins. */
+const DOCUMENT_SELECT =
+  'SELECT p.*, d.json AS _document FROM products p JOIN product_documents d ON d.id = p.id';
 
 export class InvalidCursorError extends Error {
   constructor() {
@@ -49,7 +65,14 @@ export class InvalidCursorError extends Error {
 export const modelKey = (model: string): string => model.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /** Search and list products with filters, sorting and cursor pagination. */
-export function listProducts(db: Db, params: ProductListParams): { products: Product[]; page: PageInfo } {
+export function listProducts(db: Db, params: ProductListParams): ProductPage {
+  const documents =
+    params.documents === true &&
+    !params.includeOffers &&
+    !params.includeSignals &&
+    !params.groupVariants &&
+    hasTable(db, 'product_documents');
+  const select = documents ? DOCUMENT_SELECT : PRODUCT_SELECT;
   const where: string[] = [];
   const args: unknown[] = [];
   const filter = (sql: string, ...values: unknown[]) => {
@@ -66,6 +89,7 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     if (!fts)
       return {
         products: [],
+        documents: documents ? [] : null,
         page: pageInfo({ total: 0, limit: params.limit, offset: 0, cursor: null, next: null }),
       };
     from = 'products_fts f JOIN products p ON p.rowid = f.rowid';
@@ -140,7 +164,7 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
       (
         stmt(
           db,
-          `${PRODUCT_SELECT.replace('SELECT p.*', 'SELECT p.rowid AS _rowid, p.*')} WHERE p.rowid IN (SELECT value FROM json_each(?))`,
+          `${select.replace('SELECT p.*', 'SELECT p.rowid AS _rowid, p.*')} WHERE p.rowid IN (SELECT value FROM json_each(?))`,
         ).all(JSON.stringify(rowids)) as ProductRow[]
       ).map((r) => [Number(r._rowid), r]),
     );
@@ -157,7 +181,7 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
       keysetArgs.push(cursor.value, cursor.value, cursor.id);
       offset = cursor.offset;
     }
-    const sql = `${PRODUCT_SELECT.replace('FROM products p', `FROM ${from}`).replace('SELECT p.*', `SELECT ${expr} AS _sort, p.*`)}
+    const sql = `${select.replace('FROM products p', `FROM ${from}`).replace('SELECT p.*', `SELECT ${expr} AS _sort, p.*`)}
       ${keysetWhere.length ? `WHERE ${keysetWhere.join(' AND ')}` : ''} ORDER BY ${orderSql(sort)} LIMIT ?`;
     rows = stmt(db, sql).all(...keysetArgs, limit + 1) as ProductRow[];
     if (rows.length > limit) {
@@ -171,11 +195,14 @@ export function listProducts(db: Db, params: ProductListParams): { products: Pro
     }
   }
 
+  const page = pageInfo({ total, limit, offset, cursor: params.cursor ?? null, next });
+  if (documents)
+    return { products: [], documents: rows.slice(0, limit).map((r) => String(r._document)), page };
   const products = rows.slice(0, limit).map(toProduct);
   if (params.includeOffers) attachOffers(db, products);
   if (params.includeSignals) attachSignals(db, products);
   if (params.groupVariants) attachVariantCounts(db, products);
-  return { products, page: pageInfo({ total, limit, offset, cursor: params.cursor ?? null, next }) };
+  return { products, documents: null, page };
 }
 
 function orderSql(sort: { field: ProductSortField; desc: boolean }): string {

@@ -58,6 +58,15 @@ export function okSerialized(request: FastifyRequest, dataJson: string): string 
   return `{"success":true,"data":${dataJson},"meta":${JSON.stringify(meta(request))}}`;
 }
 
+/** `okSerialized` for a page of already serialized items: `{success, data: [...], meta, pagination}`. */
+export function okPageSerialized<P>(
+  request: FastifyRequest,
+  itemsJson: readonly string[],
+  pagination: P,
+): string {
+  return `{"success":true,"data":[${itemsJson.join(',')}],"meta":${JSON.stringify(meta(request))},"pagination":${JSON.stringify(pagination)}}`;
+}
+
 /** `{success: true, data, meta, pagination}` for cursor-paginated lists. */
 export function okPage<T, P>(request: FastifyRequest, data: T, pagination: P) {
   return { success: true as const, data, meta: meta(request), pagination };

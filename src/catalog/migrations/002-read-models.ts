@@ -2,9 +2,10 @@
  * Read models: answers computed once at ingest from the tables of 001, so the hottest reads
  * are one indexed row each. Snapshots without these tables are served the slow way.
  *
- * - product_documents: each product's JSON as GET /v2/products/{id} returns it by default,
- *   serialized with the route's own schema (no joins, parsing or serialization per request),
- *   and its ETag (a hash of the JSON).
+ * - product_documents: each product's JSON as product lists return it, serialized with the
+ *   routes' own schema (no joins, parsing or serialization per request); its `_knowledge`
+ *   availability, which single-product responses add at the end; and the ETag of the
+ *   single-product response.
  * - product_price_series: each product's daily best price from its first observation to the
  *   snapshot day (see fillDaily), as little-endian Int32 cents, one per day.
  */
@@ -12,6 +13,7 @@ export const sql = `
 CREATE TABLE product_documents (
   id TEXT PRIMARY KEY REFERENCES products(id),
   json TEXT NOT NULL,
+  knowledge_json TEXT,
   etag TEXT NOT NULL
 );
 

@@ -1,21 +1,30 @@
-import { type Db, documentEtag, getProduct, serializeProduct } from '../../catalog/index.js';
+import {
+  type Db,
+  documentEtag,
+  getProduct,
+  serializeKnowledgeMeta,
+  serializeProduct,
+  withKnowledgeMeta,
+} from '../../catalog/index.js';
 import { knowledgeMeta } from '../../knowledge/index.js';
 
 /**
- * Stores every product's default response body (GET /v2/products/{id} without include_*
- * flags): the product with its references and `_knowledge` availability, serialized with
- * the route's schema. Runs after everything the product response reads has been written.
+ * Stores every product's default response body (lists, and GET /v2/products/{id} without
+ * include_* flags): the product with its references, serialized with the routes' schema, and
+ * its `_knowledge` availability. Runs after everything a product response reads is written.
  */
 export function writeProductDocuments(db: Db): number {
   const ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
-  const insert = db.prepare('INSERT INTO product_documents (id, json, etag) VALUES (?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO product_documents (id, json, knowledge_json, etag) VALUES (?, ?, ?, ?)',
+  );
   for (const id of ids) {
     const product = getProduct(db, id);
     if (!product) continue;
-    const meta = knowledgeMeta(db, product);
-    if (meta) product._knowledge = meta;
     const json = serializeProduct(product);
-    insert.run(id, json, documentEtag(json));
+    const meta = knowledgeMeta(db, product);
+    const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
+    insert.run(id, json, knowledgeJson, documentEtag(withKnowledgeMeta(json, knowledgeJson)));
   }
   return ids.length;
 }

@@ -18,9 +18,16 @@ import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
-import { ok, okPage, okSerialized } from '../../plugins/envelope.js';
+import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
-import { errorResponses, FormatParam, formatProducts, requirePlan, sendFormatted } from './shared.js';
+import {
+  errorResponses,
+  FormatParam,
+  formatProducts,
+  requirePlan,
+  sendFormatted,
+  sendSerialized,
+} from './shared.js';
 
 const SORT_PATTERN = '^-?(name|price|quality_score|created_at|updated_at)$';
 
@@ -111,7 +118,9 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         : undefined;
       const db = app.catalog().db;
       try {
-        const { products, page } = listProducts(db, {
+        const plain = q.format === undefined || q.format === 'json';
+        const { products, documents, page } = listProducts(db, {
+          documents: plain,
           q: q.q,
           limit: q.limit,
           cursor: q.cursor,
@@ -129,6 +138,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
           includeSignals: flag(q.include_signals),
           groupVariants: flag(q.group_variants),
         });
+        if (documents) return sendSerialized(reply, okPageSerialized(request, documents, page));
         if (q.format && q.format !== 'json')
           return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
         return okPage(request, products, page);
@@ -171,7 +181,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const document = id === null ? null : productDocument(db, id);
       if (document !== null) {
         cacheByReference(request, document.etag);
-        return reply.type('application/json; charset=utf-8').send(okSerialized(request, document.json));
+        return sendSerialized(reply, okSerialized(request, document.json));
       }
     }
     const found = find(db);

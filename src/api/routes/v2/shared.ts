@@ -63,6 +63,11 @@ export function formatProducts(
   });
 }
 
+/** Sends a body that is serialized already (stored documents), past the route's serializer. */
+export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
 /**
  * Sends an envelope whose data is in the ai or schemaorg shape. These bypass the route's
  * json response serializer (their shapes are listed as components in the OpenAPI document).
