@@ -200,6 +200,21 @@ describe('read models of a demo catalog', () => {
     expect(first.data[0]._knowledge).toBeUndefined();
   });
 
+  it('barcode lookups read the same from stored results, in every GTIN form', async () => {
+    const db = apps[0]?.provider.current?.db;
+    if (!db) throw new Error('no catalog');
+    const gtins = db.prepare('SELECT gtin14 FROM product_gtins').pluck().all() as string[];
+    expect(gtins.length).toBeGreaterThan(100);
+    for (const gtin14 of gtins) {
+      // the GTIN-14 and its shortest form (UPC-A, EAN-13 or GTIN-8 as the leading zeros allow)
+      for (const form of new Set([gtin14, gtin14.replace(/^0{1,6}/, '').padStart(8, '0')])) {
+        const stored = await read(0, `/v2/products/barcode/${form}`);
+        expect(stored.data.gtin).toBe(form);
+        expect(await read(1, `/v2/products/barcode/${form}`)).toEqual(stored);
+      }
+    }
+  });
+
   it('price intelligence and signals are the same from stored series as from observations', async () => {
     let withHistory = 0;
     for (const id of ids) {

@@ -36,10 +36,12 @@ export {
   trendOf,
 } from './price-queries.js';
 export {
+  barcodeDocument,
   documentEtag,
   type ProductDocument,
   productDocument,
   productIdBySlug,
+  serializeBarcodeResult,
   serializeKnowledgeMeta,
   serializeProduct,
   withKnowledgeMeta,
@@ -48,7 +50,9 @@ export {
   ATTRIBUTE_ROLES,
   type AttributeRole,
   attributesOf,
+  barcodeResult,
   productByGtin,
+  productIdByGtin,
   RELATIONSHIP_TYPES,
   type RelationshipType,
   relationshipsOf,

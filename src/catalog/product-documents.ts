@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import fastJson from 'fast-json-stringify';
 import type { Static } from 'typebox';
-import { KnowledgeMeta, Product } from '../schemas/index.js';
+import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
+import { productIdByGtin } from './product-extras.js';
 
 /**
  * The Product serializer compiled from the route's own schema, as Fastify compiles it for
  * the response: a stored document is byte for byte what the route would have serialized.
  */
 export const serializeProduct: (product: Product) => string = fastJson(Product);
+export const serializeBarcodeResult: (result: BarcodeResult) => string = fastJson(BarcodeResult);
 export const serializeKnowledgeMeta: (meta: Static<typeof KnowledgeMeta>) => string = fastJson(KnowledgeMeta);
 
 /**
@@ -43,4 +45,19 @@ export function productDocument(db: Db, id: string): ProductDocument | null {
 /** The id of the product with this slug, or null. */
 export function productIdBySlug(db: Db, slug: string): string | null {
   return (stmt(db, 'SELECT id FROM products WHERE slug = ?').pluck().get(slug) as string | undefined) ?? null;
+}
+
+/**
+ * The stored barcode result of the product a GTIN identifies, answering for that GTIN; null
+ * when the GTIN is unknown or the snapshot predates stored documents.
+ */
+export function barcodeDocument(db: Db, gtin: string): string | null {
+  if (!hasTable(db, 'product_documents')) return null;
+  const id = productIdByGtin(db, gtin);
+  if (id === null) return null;
+  const json = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
+    | string
+    | undefined;
+  // `gtin` is the second field, after a UUID: its first occurrence is the one to fill
+  return json ? json.replace('"gtin":""', `"gtin":${JSON.stringify(gtin)}`) : null;
 }

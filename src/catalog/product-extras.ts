@@ -125,25 +125,34 @@ function seriesFallback(db: Db, productId: string): RelationshipItem[] {
 /** Left-pads any GTIN form (8, 12, 13, 14 digits) to the GTIN-14 the catalog stores. */
 export const toGtin14 = (gtin: string): string => gtin.padStart(14, '0');
 
-/** The product a GTIN (any form) identifies, as the barcode result of spec §2.13; null when unknown. */
-export function productByGtin(db: Db, gtin: string): BarcodeResult | null {
+/** The id of the product a GTIN (any form) identifies, or null. */
+export function productIdByGtin(db: Db, gtin: string): string | null {
   const ids = stmt(db, 'SELECT product_id FROM product_gtins WHERE gtin14 = ?')
     .pluck()
     .all(toGtin14(gtin)) as string[];
-  if (ids.length === 0) return null;
-  const columns =
-    'SELECT id, name, image_url, current_best_price, specifications_json, brand_id, category_id, product_type_id FROM products';
+  if (ids.length <= 1) return ids[0] ?? null;
   // one GTIN on several products (a feed's mistake): the current, best-described one answers
-  const row = (
-    ids.length === 1
-      ? stmt(db, `${columns} WHERE id = ?`).get(ids[0])
-      : stmt(
-          db,
-          `${columns} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY data_tier, quality_score DESC, id LIMIT 1`,
-        ).get(JSON.stringify(ids))
-  ) as Record<string, unknown> | undefined;
+  return stmt(
+    db,
+    'SELECT id FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY data_tier, quality_score DESC, id LIMIT 1',
+  )
+    .pluck()
+    .get(JSON.stringify(ids)) as string;
+}
+
+/** The product a GTIN (any form) identifies, as the barcode result of spec §2.13; null when unknown. */
+export function productByGtin(db: Db, gtin: string): BarcodeResult | null {
+  const id = productIdByGtin(db, gtin);
+  return id === null ? null : barcodeResult(db, id, gtin);
+}
+
+/** The barcode result of a product, answering for `gtin`; null for an unknown product. */
+export function barcodeResult(db: Db, id: string, gtin: string): BarcodeResult | null {
+  const row = stmt(
+    db,
+    'SELECT name, image_url, current_best_price, specifications_json, brand_id, category_id, product_type_id FROM products WHERE id = ?',
+  ).get(id) as Record<string, unknown> | undefined;
   if (!row) return null;
-  const id = String(row.id);
   const refs = refsOf(db);
   const offers = offersFor(db, [id]).get(id) ?? [];
   return {

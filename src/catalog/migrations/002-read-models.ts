@@ -5,7 +5,8 @@
  * - product_documents: each product's JSON as product lists return it, serialized with the
  *   routes' own schema (no joins, parsing or serialization per request); its `_knowledge`
  *   availability, which single-product responses add at the end; and the ETag of the
- *   single-product response.
+ *   single-product response; and its barcode lookup result (with an empty `gtin`, which the
+ *   lookup fills with the GTIN asked for).
  * - product_price_series: each product's daily best price from its first observation to the
  *   snapshot day (see fillDaily), as little-endian Int32 cents, one per day.
  */
@@ -14,7 +15,8 @@ CREATE TABLE product_documents (
   id TEXT PRIMARY KEY REFERENCES products(id),
   json TEXT NOT NULL,
   knowledge_json TEXT,
-  etag TEXT NOT NULL
+  etag TEXT NOT NULL,
+  barcode_json TEXT NOT NULL
 );
 
 CREATE TABLE product_price_series (

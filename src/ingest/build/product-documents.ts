@@ -1,7 +1,9 @@
 import {
+  barcodeResult,
   type Db,
   documentEtag,
   getProduct,
+  serializeBarcodeResult,
   serializeKnowledgeMeta,
   serializeProduct,
   withKnowledgeMeta,
@@ -16,7 +18,7 @@ import { knowledgeMeta } from '../../knowledge/index.js';
 export function writeProductDocuments(db: Db): number {
   const ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
   const insert = db.prepare(
-    'INSERT INTO product_documents (id, json, knowledge_json, etag) VALUES (?, ?, ?, ?)',
+    'INSERT INTO product_documents (id, json, knowledge_json, etag, barcode_json) VALUES (?, ?, ?, ?, ?)',
   );
   for (const id of ids) {
     const product = getProduct(db, id);
@@ -24,7 +26,14 @@ export function writeProductDocuments(db: Db): number {
     const json = serializeProduct(product);
     const meta = knowledgeMeta(db, product);
     const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
-    insert.run(id, json, knowledgeJson, documentEtag(withKnowledgeMeta(json, knowledgeJson)));
+    const barcode = barcodeResult(db, id, '');
+    insert.run(
+      id,
+      json,
+      knowledgeJson,
+      documentEtag(withKnowledgeMeta(json, knowledgeJson)),
+      barcode ? serializeBarcodeResult(barcode) : '',
+    );
   }
   return ids.length;
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import {
   ATTRIBUTE_ROLES,
   attributesOf,
+  barcodeDocument,
   type Db,
   lookupModel,
   priceIntelligence,
@@ -21,9 +22,9 @@ import {
   StringEnum,
 } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
-import { ok } from '../../plugins/envelope.js';
+import { ok, okSerialized } from '../../plugins/envelope.js';
 import { UuidParam } from '../../schemas/params.js';
-import { errorResponses } from './shared.js';
+import { errorResponses, sendSerialized } from './shared.js';
 
 const IdParams = Type.Object({ id: UuidParam });
 
@@ -124,8 +125,12 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(BarcodeResult), ...errorResponses },
       },
     },
-    async (request) => {
-      const result = productByGtin(app.catalog().db, request.params.gtin);
+    async (request, reply) => {
+      const db = app.catalog().db;
+      // the result stored at ingest (catalog/product-documents.ts), else built here
+      const stored = barcodeDocument(db, request.params.gtin);
+      if (stored !== null) return sendSerialized(reply, okSerialized(request, stored));
+      const result = productByGtin(db, request.params.gtin);
       if (!result) throw notFound('product with GTIN', request.params.gtin);
       return ok(request, result);
     },
