@@ -24,6 +24,7 @@ export {
   listGroups,
 } from './group-queries.js';
 export { editDistance, lookupModel } from './model-lookup.js';
+export { byOfferOrder, offersFor } from './offer-rows.js';
 export {
   encodeSeries,
   observedDailyBest,
@@ -71,7 +72,7 @@ export {
   type ProductListParams,
   type ProductSortField,
 } from './product-queries.js';
-export { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { CATALOG_SCHEMA_VERSION, catalogMigrations } from './schema.js';
 export {

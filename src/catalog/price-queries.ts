@@ -1,5 +1,6 @@
 import type { PriceIntelligence, Signals } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
+import { offersFor } from './offer-rows.js';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -181,12 +182,7 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
     | undefined;
   if (!product) return null;
   const today = dayNumber(snapshotDay(db));
-  const offers = stmt(
-    db,
-    `SELECT r.name AS retailer, o.price, o.in_stock, o.last_seen_at
-     FROM offers o JOIN retailers r ON r.id = o.retailer_id
-     WHERE o.product_id = ? ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name`,
-  ).all(productId) as { retailer: string; price: number | null; in_stock: number; last_seen_at: string }[];
+  const offers = offersFor(db, [productId]).get(productId) ?? [];
   const series = priceSeries(db, productId);
   const ever = statsOf(series, Number.NEGATIVE_INFINITY, today);
   const avg30 = statsOf(series, today - 29, today)?.avg ?? null;
@@ -198,9 +194,9 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
       best_price: product.current_best_price,
       retailer_count: offers.length,
       retailers: offers.map((o) => ({
-        retailer: o.retailer,
+        retailer: o.retailer_name,
         price: o.price,
-        in_stock: o.in_stock === 1,
+        in_stock: o.in_stock,
         last_seen_at: o.last_seen_at,
       })),
     },

@@ -1,6 +1,7 @@
 import type { Attribute, BarcodeResult, Product, RelationshipItem, Relationships } from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
-import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import { offersFor } from './offer-rows.js';
+import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
 
 /** The other products of a product's group (its variants), by name. */

@@ -3,8 +3,9 @@ import type { Product } from '../schemas/index.js';
 import { FTS_WEIGHTS, keywordPlan } from '../search/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
 import { type Db, hasTable, stmt } from './database.js';
+import { offersFor } from './offer-rows.js';
 import { signalsFor } from './price-queries.js';
-import { offersFor, PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { productFromRow } from './ref-cache.js';
 
 /** Sortable fields of GET /v2/products, with the SQL expression each sorts by. */

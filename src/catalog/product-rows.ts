@@ -1,5 +1,4 @@
-import type { Offer, Product } from '../schemas/index.js';
-import { type Db, stmt } from './database.js';
+import type { Product } from '../schemas/index.js';
 
 /** Columns of a product with its brand, category, type and group, as one flat row. */
 export const PRODUCT_SELECT = `
@@ -18,8 +17,8 @@ LEFT JOIN product_groups g ON g.id = p.product_group_id`;
 
 export type ProductRow = Record<string, unknown>;
 
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const json = <T>(v: unknown, fallback: T): T => {
   if (typeof v !== 'string' || v === '') return fallback;
   try {
@@ -126,39 +125,4 @@ export function toProduct(row: ProductRow): Product {
       knowledgeScore: 0,
     }),
   };
-}
-
-/** Offers of the given products, cheapest in-stock first, keyed by product id. */
-export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
-  const out = new Map<string, Offer[]>();
-  if (productIds.length === 0) return out;
-  const columns = `SELECT o.product_id, r.name AS retailer_name, r.slug AS retailer_slug, o.price, o.original_price, o.currency,
-            o.in_stock, o.availability, o.retailer_url, o.last_seen_at
-     FROM offers o JOIN retailers r ON r.id = o.retailer_id`;
-  const order = 'ORDER BY o.in_stock DESC, o.price IS NULL, o.price, r.name';
-  // one product (single reads, barcodes) is the common case: a plain index lookup
-  const rows = (
-    productIds.length === 1
-      ? stmt(db, `${columns} WHERE o.product_id = ? ${order}`).all(productIds[0])
-      : stmt(db, `${columns} WHERE o.product_id IN (SELECT value FROM json_each(?)) ${order}`).all(
-          JSON.stringify(productIds),
-        )
-  ) as Record<string, unknown>[];
-  for (const row of rows) {
-    const id = String(row.product_id);
-    const list = out.get(id) ?? [];
-    list.push({
-      retailer_name: String(row.retailer_name),
-      retailer_slug: String(row.retailer_slug),
-      price: num(row.price),
-      original_price: num(row.original_price),
-      currency: String(row.currency),
-      in_stock: Boolean(row.in_stock),
-      availability: String(row.availability),
-      retailer_url: str(row.retailer_url),
-      last_seen_at: String(row.last_seen_at),
-    });
-    out.set(id, list);
-  }
-  return out;
 }

@@ -12,6 +12,7 @@ type Refs = Pick<Product, 'brand' | 'category' | 'product_type' | 'product_group
  */
 class RefCache {
   readonly #maps = new Map<string, Map<string, unknown>>();
+  readonly #retailers = new Map<string, { name: string; slug: string } | null>();
   constructor(private readonly db: Db) {}
 
   #get<K extends keyof Refs>(kind: K, sql: string, id: unknown): Refs[K] {
@@ -26,6 +27,20 @@ class RefCache {
       const row = stmt(this.db, sql).get(id) as ProductRow | undefined;
       hit = row ? (toProduct({ ...EMPTY_ROW, ...row })[kind] as Refs[K]) : null;
       map.set(id, hit);
+    }
+    return hit;
+  }
+
+  /** A retailer's name and slug. */
+  retailer(id: unknown): { name: string; slug: string } | null {
+    if (typeof id !== 'string') return null;
+    let hit = this.#retailers.get(id);
+    if (hit === undefined) {
+      hit =
+        (stmt(this.db, 'SELECT name, slug FROM retailers WHERE id = ?').get(id) as
+          | { name: string; slug: string }
+          | undefined) ?? null;
+      this.#retailers.set(id, hit);
     }
     return hit;
   }

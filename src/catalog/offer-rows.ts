@@ -1,0 +1,53 @@
+import type { Offer } from '../schemas/index.js';
+import { type Db, stmt } from './database.js';
+import { num, str } from './product-rows.js';
+import { refsOf } from './ref-cache.js';
+
+/** Offers of the given products, cheapest in-stock first, keyed by product id. */
+export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
+  const out = new Map<string, Offer[]>();
+  if (productIds.length === 0) return out;
+  const columns = `SELECT product_id, retailer_id, price, original_price, currency, in_stock, availability,
+            retailer_url, last_seen_at FROM offers`;
+  // one product (single reads, barcodes) is the common case: a plain index lookup; retailer
+  // names come from the per-snapshot cache rather than a join
+  const rows = (
+    productIds.length === 1
+      ? stmt(db, `${columns} WHERE product_id = ?`).all(productIds[0])
+      : stmt(db, `${columns} WHERE product_id IN (SELECT value FROM json_each(?))`).all(
+          JSON.stringify(productIds),
+        )
+  ) as Record<string, unknown>[];
+  const refs = refsOf(db);
+  for (const row of rows) {
+    const id = String(row.product_id);
+    const retailer = refs.retailer(row.retailer_id);
+    const list = out.get(id) ?? [];
+    list.push({
+      retailer_name: retailer?.name ?? '',
+      retailer_slug: retailer?.slug ?? '',
+      price: num(row.price),
+      original_price: num(row.original_price),
+      currency: String(row.currency),
+      in_stock: Boolean(row.in_stock),
+      availability: String(row.availability),
+      retailer_url: str(row.retailer_url),
+      last_seen_at: String(row.last_seen_at),
+    });
+    out.set(id, list);
+  }
+  for (const list of out.values()) list.sort(byOfferOrder);
+  return out;
+}
+
+/** In stock first, then by price (unpriced last), then by retailer name. */
+export function byOfferOrder(
+  a: { in_stock: boolean; price: number | null; retailer_name: string },
+  b: { in_stock: boolean; price: number | null; retailer_name: string },
+): number {
+  if (a.in_stock !== b.in_stock) return a.in_stock ? -1 : 1;
+  if (a.price === null || b.price === null) {
+    if (a.price !== b.price) return a.price === null ? 1 : -1;
+  } else if (a.price !== b.price) return a.price - b.price;
+  return a.retailer_name < b.retailer_name ? -1 : a.retailer_name > b.retailer_name ? 1 : 0;
+}
