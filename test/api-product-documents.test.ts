@@ -101,7 +101,7 @@ describe('read models of a demo catalog', () => {
     const keys = new KeyStore(dataDir);
     // several reads per product: more than one key's per-minute limit
     const enterprise = Array.from(
-      { length: 6 },
+      { length: 24 },
       () => keys.create({ plan: 'enterprise', type: 'secret', env: 'test' }).key,
     );
     const provider = new CatalogProvider({ dataDir });
@@ -116,7 +116,8 @@ describe('read models of a demo catalog', () => {
     const demo = await generateDemo({
       outDir: join(root, 'feeds'),
       content,
-      products: 400,
+      // enough products that a common word matches more than a search ranks at once (200)
+      products: 900,
       seed: 11,
       endDay: '2026-11-20',
       historyDays: 60,
@@ -198,6 +199,32 @@ describe('read models of a demo catalog', () => {
     const first = await read(0, '/v2/products?limit=5');
     expect(first.data).toHaveLength(5);
     expect(first.data[0]._knowledge).toBeUndefined();
+  });
+
+  it('a search total is the number of products its pages hold, whether few or many match', async () => {
+    const db = apps[0]?.provider.current?.db;
+    if (!db) throw new Error('no catalog');
+    const terms = db
+      .prepare("SELECT term, df FROM search_vocabulary WHERE term GLOB '[a-z][a-z][a-z][a-z]*' ORDER BY df DESC")
+      .all() as { term: string; df: number }[];
+    const broad = terms[0]?.term as string;
+    const rare = terms.find((t) => t.df >= 5 && t.df <= 40);
+    for (const term of [broad, rare?.term ?? 'dishwasher']) {
+      let url: string | null = `/v2/products?q=${encodeURIComponent(term)}&limit=100`;
+      let seen = 0;
+      let total = -1;
+      while (url) {
+        const page = await read(0, url);
+        total = page.pagination.total;
+        seen += page.data.length;
+        url = page.pagination.nextCursor
+          ? `/v2/products?q=${encodeURIComponent(term)}&limit=100&cursor=${page.pagination.nextCursor}`
+          : null;
+      }
+      expect(seen).toBe(total);
+      expect(total).toBeGreaterThan(0);
+      if (term === broad) expect(total).toBeGreaterThan(200);
+    }
   });
 
   it('barcode lookups read the same from stored results, in every GTIN form', async () => {

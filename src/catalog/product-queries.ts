@@ -62,6 +62,9 @@ export class InvalidCursorError extends Error {
   }
 }
 
+/** How many ranked matches a keyword search reads at once (see listProducts). */
+const RANK_WINDOW = 200;
+
 /** Upper-cased model number without separators: the key exact model lookups compare. */
 export const modelKey = (model: string): string => model.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -131,18 +134,19 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
   if (params.cursor && !cursor) throw new InvalidCursorError();
 
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  let total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
-  if (total === 0 && plan?.any) {
-    fts = plan.any;
+  const countAll = () =>
+    (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
+  const anyWords = () => {
+    fts = plan?.any ?? null;
     args[0] = fts;
-    total = (stmt(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...args) as { n: number }).n;
-  }
+  };
 
   const relevance = fts !== null && !params.sort;
   const limit = params.limit;
   let rows: ProductRow[];
   let offset = 0;
   let next: Cursor | null = null;
+  let total: number;
 
   if (relevance || cursor?.kind === 'offset') {
     offset = cursor?.offset ?? 0;
@@ -157,10 +161,23 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
     const order = relevance
       ? `${exact}${typed}${FTS_WEIGHTS}, p.id`
       : orderSql(params.sort ?? { field: 'name', desc: false });
-    // rank on the narrow rows first, then read the full rows of the page only
-    const rowids = stmt(db, `SELECT p.rowid FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .pluck()
-      .all(...args, limit + 1, offset) as number[];
+    // rank on the narrow rows first, then read the full rows of the page only. Ranking
+    // scores every match anyway, so it returns up to RANK_WINDOW of them: when fewer match,
+    // their number is the total and the count query is not needed
+    const window = Math.max(limit + 1, RANK_WINDOW);
+    const ranked = () =>
+      stmt(db, `SELECT p.rowid FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+        .pluck()
+        .all(...args, window, offset) as number[];
+    let rowids = ranked();
+    // no product has every word: any of them (on later pages too, when every word matches nothing)
+    if (rowids.length === 0 && plan?.any && fts === plan.all && (offset === 0 || countAll() === 0)) {
+      anyWords();
+      rowids = ranked();
+    }
+    total =
+      rowids.length < window && (rowids.length > 0 || offset === 0) ? offset + rowids.length : countAll();
+    rowids = rowids.slice(0, limit + 1);
     const byRowid = new Map(
       (
         stmt(
@@ -172,6 +189,11 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
     rows = rowids.map((r) => byRowid.get(r)).filter((r): r is ProductRow => r !== undefined);
     if (rows.length > limit) next = { kind: 'offset', offset: offset + limit };
   } else {
+    total = countAll();
+    if (total === 0 && plan?.any) {
+      anyWords();
+      total = countAll();
+    }
     const sort = params.sort ?? { field: 'name', desc: false };
     const expr = PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc'];
     const keysetWhere = [...where];
