@@ -205,7 +205,9 @@ describe('read models of a demo catalog', () => {
     const db = apps[0]?.provider.current?.db;
     if (!db) throw new Error('no catalog');
     const terms = db
-      .prepare("SELECT term, df FROM search_vocabulary WHERE term GLOB '[a-z][a-z][a-z][a-z]*' ORDER BY df DESC")
+      .prepare(
+        "SELECT term, df FROM search_vocabulary WHERE term GLOB '[a-z][a-z][a-z][a-z]*' ORDER BY df DESC",
+      )
       .all() as { term: string; df: number }[];
     const broad = terms[0]?.term as string;
     const rare = terms.find((t) => t.df >= 5 && t.df <= 40);

@@ -27,6 +27,7 @@ export { editDistance, lookupModel } from './model-lookup.js';
 export { byOfferOrder, offersFor } from './offer-rows.js';
 export {
   encodeSeries,
+  fillDaily,
   observedDailyBest,
   type PriceSeries,
   priceIntelligence,
@@ -51,6 +52,7 @@ export {
   ATTRIBUTE_ROLES,
   type AttributeRole,
   attributesOf,
+  barcodeFromRow,
   barcodeResult,
   productByGtin,
   productIdByGtin,
@@ -74,6 +76,7 @@ export {
 } from './product-queries.js';
 export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
+export { productFromRow } from './ref-cache.js';
 export { CATALOG_SCHEMA_VERSION, catalogMigrations } from './schema.js';
 export {
   catalogDir,

@@ -1,4 +1,11 @@
-import type { Attribute, BarcodeResult, Product, RelationshipItem, Relationships } from '../schemas/index.js';
+import type {
+  Attribute,
+  BarcodeResult,
+  Offer,
+  Product,
+  RelationshipItem,
+  Relationships,
+} from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
@@ -151,13 +158,21 @@ export function productByGtin(db: Db, gtin: string): BarcodeResult | null {
 export function barcodeResult(db: Db, id: string, gtin: string): BarcodeResult | null {
   const row = stmt(
     db,
-    'SELECT name, image_url, current_best_price, specifications_json, brand_id, category_id, product_type_id FROM products WHERE id = ?',
-  ).get(id) as Record<string, unknown> | undefined;
-  if (!row) return null;
+    'SELECT id, name, image_url, current_best_price, specifications_json, brand_id, category_id, product_type_id FROM products WHERE id = ?',
+  ).get(id) as ProductRow | undefined;
+  return row ? barcodeFromRow(db, row, offersFor(db, [id]).get(id) ?? [], gtin) : null;
+}
+
+/** The barcode result of a products row and its offers (see offersFor), answering for `gtin`. */
+export function barcodeFromRow(
+  db: Db,
+  row: ProductRow,
+  offers: readonly Offer[],
+  gtin: string,
+): BarcodeResult {
   const refs = refsOf(db);
-  const offers = offersFor(db, [id]).get(id) ?? [];
   return {
-    id,
+    id: String(row.id),
     gtin,
     name: String(row.name),
     brand: refs.brand(row.brand_id)?.name ?? null,

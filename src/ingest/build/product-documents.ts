@@ -1,8 +1,10 @@
 import {
-  barcodeResult,
+  barcodeFromRow,
   type Db,
   documentEtag,
-  getProduct,
+  offersFor,
+  type ProductRow,
+  productFromRow,
   serializeBarcodeResult,
   serializeKnowledgeMeta,
   serializeProduct,
@@ -10,30 +12,45 @@ import {
 } from '../../catalog/index.js';
 import { knowledgeMeta } from '../../knowledge/index.js';
 
+/** Products read at once: their rows and offers come in two queries. */
+const CHUNK = 1000;
+
 /**
  * Stores every product's default response body (lists, and GET /v2/products/{id} without
- * include_* flags): the product with its references, serialized with the routes' schema, and
- * its `_knowledge` availability. Runs after everything a product response reads is written.
+ * include_* flags): the product with its references, serialized with the routes' schema, its
+ * `_knowledge` availability and its barcode result. Runs after everything a product
+ * response reads is written.
  */
 export function writeProductDocuments(db: Db): number {
-  const ids = db.prepare('SELECT id FROM products').pluck().all() as string[];
   const insert = db.prepare(
     'INSERT INTO product_documents (id, json, knowledge_json, etag, barcode_json) VALUES (?, ?, ?, ?, ?)',
   );
-  for (const id of ids) {
-    const product = getProduct(db, id);
-    if (!product) continue;
-    const json = serializeProduct(product);
-    const meta = knowledgeMeta(db, product);
-    const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
-    const barcode = barcodeResult(db, id, '');
-    insert.run(
-      id,
-      json,
-      knowledgeJson,
-      documentEtag(withKnowledgeMeta(json, knowledgeJson)),
-      barcode ? serializeBarcodeResult(barcode) : '',
+  const page = db.prepare('SELECT rowid AS _rowid, * FROM products WHERE rowid > ? ORDER BY rowid LIMIT ?');
+  let written = 0;
+  for (let after = 0; ; ) {
+    const rows = page.all(after, CHUNK) as ProductRow[];
+    const last = rows.at(-1);
+    if (!last) break;
+    after = Number(last._rowid);
+    const offers = offersFor(
+      db,
+      rows.map((r) => String(r.id)),
     );
+    for (const row of rows) {
+      const product = productFromRow(db, row);
+      const json = serializeProduct(product);
+      const meta = knowledgeMeta(db, product);
+      const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
+      const barcode = barcodeFromRow(db, row, offers.get(product.id) ?? [], '');
+      insert.run(
+        product.id,
+        json,
+        knowledgeJson,
+        documentEtag(withKnowledgeMeta(json, knowledgeJson)),
+        serializeBarcodeResult(barcode),
+      );
+      written++;
+    }
   }
-  return ids.length;
+  return written;
 }
