@@ -10,7 +10,7 @@
  * limited to 1,000 a minute), so the numbers are neither one cached row nor one key's limit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -61,6 +61,8 @@ async function waitFor(url: string, headers: Record<string, string> = {}): Promi
 
 interface Result {
   name: string;
+  /** the server's CPU time per answered request, µs (null where it cannot be read) */
+  cpuUsPerRequest: number | null;
   /** requests answered */
   requests: number;
   rps: number;
@@ -68,6 +70,26 @@ interface Result {
   p99: number;
   non2xx: number;
   errors: number;
+}
+
+/** The process serving each base URL, for its CPU time (Linux `/proc`). */
+const serverPids = new Map<string, number>();
+
+/**
+ * CPU time (user + system) a process has used, ms; null where `/proc` is not readable.
+ * Throughput on a small shared machine moves by a third between runs; CPU per request is
+ * the steadier figure to compare changes by.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of the whole line, in clock ticks (100 a second)
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** The paths of a run: a list taken in turn, or a function of the request number. */
@@ -82,6 +104,7 @@ async function run(
 ): Promise<Result> {
   let i = 0;
   const pathAt = typeof paths === 'function' ? paths : (n: number) => paths[n % paths.length] as string;
+  const cpuBefore = cpuMs(serverPids.get(base));
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -97,8 +120,13 @@ async function run(
       },
     ],
   });
+  const cpuAfter = cpuMs(serverPids.get(base));
   return {
     name,
+    cpuUsPerRequest:
+      cpuBefore === null || cpuAfter === null || result.requests.total === 0
+        ? null
+        : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
     requests: result.requests.total,
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -168,9 +196,12 @@ async function main(): Promise<void> {
         NODE_ENV: 'production',
         ...env,
       });
-    children.push(serve(apiPort));
+    const apiServer = serve(apiPort);
     // the same server with its response cache off: what every search costs when it is new
-    children.push(serve(uncachedPort, { SHELF_CACHE_MAX_ENTRIES: '0' }));
+    const uncachedServer = serve(uncachedPort, { SHELF_CACHE_MAX_ENTRIES: '0' });
+    children.push(apiServer, uncachedServer);
+    if (apiServer.pid) serverPids.set(api, apiServer.pid);
+    if (uncachedServer.pid) serverPids.set(uncached, uncachedServer.pid);
     const headers = { 'x-api-key': keys[0] as string };
     await waitFor(`${api}/v2/products/${ids[0]}`, headers);
     await waitFor(`${uncached}/v2/products/${ids[0]}`, headers);
@@ -185,12 +216,12 @@ async function main(): Promise<void> {
     const searchSample = await median(
       queries.slice(0, 21).map((q) => `/v2/products?q=${encodeURIComponent(q)}`),
     );
-    children.push(
-      startChild([import.meta.filename, `--bare=${barePort}`], {
-        BENCH_BODY: sample,
-        BENCH_SEARCH_BODY: searchSample,
-      }),
-    );
+    const bareServer = startChild([import.meta.filename, `--bare=${barePort}`], {
+      BENCH_BODY: sample,
+      BENCH_SEARCH_BODY: searchSample,
+    });
+    children.push(bareServer);
+    if (bareServer.pid) serverPids.set(bare, bareServer.pid);
     await waitFor(`${bare}/bare`);
 
     const enc = encodeURIComponent;
@@ -258,16 +289,21 @@ async function main(): Promise<void> {
     // route, so search is also shown against a bare route with a search page's body
     const isSearch = (r: Result) => r.name.includes('?q=');
     console.log(
-      `${pad('endpoint', 34)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('vs same-size bare', 19)}non-2xx`,
+      `${pad('endpoint', 34)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('vs same-size bare', 19)}${pad('CPU µs/req', 12)}non-2xx`,
     );
     for (const r of results)
       console.log(
-        `${pad(r.name, 34)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad((r.rps / bareRps).toFixed(2), 9)}${pad(isSearch(r) ? (r.rps / bareSearch.rps).toFixed(2) : '', 19)}${r.non2xx + r.errors}`,
+        `${pad(r.name, 34)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad((r.rps / bareRps).toFixed(2), 9)}${pad(isSearch(r) ? (r.rps / bareSearch.rps).toFixed(2) : '', 19)}${pad(r.cpuUsPerRequest === null ? '–' : r.cpuUsPerRequest.toFixed(0), 12)}${r.non2xx + r.errors}`,
       );
     console.log(
       `\nsearch queries: a pool of ${pool.length}; ${misses} of ${search.requests} measured searches (${((100 * misses) / Math.max(1, search.requests)).toFixed(1)}%) were new to the response cache`,
     );
-    const byId = results[1] as Result;
+    const byId = results.find((r) => r.name === 'GET /v2/products/{id}') as Result;
+    const bareCpu = results[0]?.cpuUsPerRequest;
+    if (bareCpu && byId.cpuUsPerRequest)
+      console.log(
+        `server CPU per request: bare route ${bareCpu.toFixed(0)} µs, product by id ${byId.cpuUsPerRequest.toFixed(0)} µs (by id could reach ${(bareCpu / byId.cpuUsPerRequest).toFixed(2)} of bare where the server, not the client, is the limit)`,
+      );
     // the cache-off row shows the cost of a new search; the targets apply to the server as shipped
     const shipped = results.filter((r) => !r.name.includes('cache off') && !r.name.startsWith('bare'));
     const checks = [
