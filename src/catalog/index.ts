@@ -28,6 +28,7 @@ export { byOfferOrder, offersFor } from './offer-rows.js';
 export {
   encodeSeries,
   fillDaily,
+  type Observation as PriceObservation,
   observedDailyBest,
   type PriceSeries,
   priceIntelligence,
@@ -54,7 +55,6 @@ export {
   attributesOf,
   barcodeFromRow,
   barcodeResult,
-  productByGtin,
   productIdByGtin,
   RELATIONSHIP_TYPES,
   type RelationshipType,
@@ -66,7 +66,6 @@ export {
   attachOffers,
   attachSignals,
   getProduct,
-  getProductBySlug,
   InvalidCursorError,
   listProducts,
   modelKey,

@@ -17,7 +17,7 @@ export function snapshotDay(db: Db): string {
 }
 const days = new WeakMap<Db, string>();
 
-interface Observation {
+export interface Observation {
   offer_id: string;
   day: string;
   price: number;

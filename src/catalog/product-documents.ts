@@ -3,7 +3,6 @@ import fastJson from 'fast-json-stringify';
 import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
-import { productIdByGtin } from './product-extras.js';
 
 /**
  * The Product serializer compiled from the route's own schema, as Fastify compiles it for
@@ -48,13 +47,11 @@ export function productIdBySlug(db: Db, slug: string): string | null {
 }
 
 /**
- * The stored barcode result of the product a GTIN identifies, answering for that GTIN; null
- * when the GTIN is unknown or the snapshot predates stored documents.
+ * The stored barcode result of a product, answering for `gtin` (the form the caller sent);
+ * null when the snapshot predates stored documents.
  */
-export function barcodeDocument(db: Db, gtin: string): string | null {
+export function barcodeDocument(db: Db, id: string, gtin: string): string | null {
   if (!hasTable(db, 'product_documents')) return null;
-  const id = productIdByGtin(db, gtin);
-  if (id === null) return null;
   const json = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
     | string
     | undefined;

@@ -148,12 +148,6 @@ export function productIdByGtin(db: Db, gtin: string): string | null {
     .get(JSON.stringify(ids)) as string;
 }
 
-/** The product a GTIN (any form) identifies, as the barcode result of spec §2.13; null when unknown. */
-export function productByGtin(db: Db, gtin: string): BarcodeResult | null {
-  const id = productIdByGtin(db, gtin);
-  return id === null ? null : barcodeResult(db, id, gtin);
-}
-
 /** The barcode result of a product, answering for `gtin`; null for an unknown product. */
 export function barcodeResult(db: Db, id: string, gtin: string): BarcodeResult | null {
   const row = stmt(

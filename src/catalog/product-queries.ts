@@ -261,22 +261,7 @@ export function attachOffers(db: Db, products: Product[]): void {
 }
 
 /** One product by id, or null. */
-export function getProduct(db: Db, id: string, options: { includeOffers?: boolean } = {}): Product | null {
+export function getProduct(db: Db, id: string): Product | null {
   const row = stmt(db, 'SELECT * FROM products WHERE id = ?').get(id) as ProductRow | undefined;
-  return row ? withOptions(db, productFromRow(db, row), options) : null;
-}
-
-/** One product by slug, or null. */
-export function getProductBySlug(
-  db: Db,
-  slug: string,
-  options: { includeOffers?: boolean } = {},
-): Product | null {
-  const row = stmt(db, 'SELECT * FROM products WHERE slug = ?').get(slug) as ProductRow | undefined;
-  return row ? withOptions(db, productFromRow(db, row), options) : null;
-}
-
-function withOptions(db: Db, product: Product, options: { includeOffers?: boolean }): Product {
-  if (options.includeOffers) attachOffers(db, [product]);
-  return product;
+  return row ? productFromRow(db, row) : null;
 }

@@ -1,4 +1,4 @@
-import { type Db, encodeSeries, fillDaily } from '../../catalog/index.js';
+import { type Db, encodeSeries, fillDaily, type PriceObservation } from '../../catalog/index.js';
 
 /** Products whose observations are read at once. */
 const CHUNK = 500;
@@ -20,7 +20,7 @@ export function writePriceSeries(db: Db, day: string): number {
     .raw();
   const insert = db.prepare('INSERT INTO product_price_series (id, first_day, cents) VALUES (?, ?, ?)');
   let written = 0;
-  const write = (id: string, rows: { offer_id: string; day: string; price: number; in_stock: number }[]) => {
+  const write = (id: string, rows: PriceObservation[]) => {
     const points = fillDaily(rows, day);
     const first = points[0];
     const cents = encodeSeries(points);
@@ -32,7 +32,7 @@ export function writePriceSeries(db: Db, day: string): number {
   db.transaction(() => {
     for (let at = 0; at < ids.length; at += CHUNK) {
       let current: string | null = null;
-      let rows: { offer_id: string; day: string; price: number; in_stock: number }[] = [];
+      let rows: PriceObservation[] = [];
       for (const [productId, offerId, obsDay, price, inStock] of observations.all(
         JSON.stringify(ids.slice(at, at + CHUNK)),
         day,

@@ -4,10 +4,11 @@ import {
   ATTRIBUTE_ROLES,
   attributesOf,
   barcodeDocument,
+  barcodeResult,
   type Db,
   lookupModel,
   priceIntelligence,
-  productByGtin,
+  productIdByGtin,
   RELATIONSHIP_TYPES,
   relationshipsOf,
   stmt,
@@ -30,6 +31,11 @@ const IdParams = Type.Object({ id: UuidParam });
 
 const productExists = (db: Db, id: string) =>
   stmt(db, 'SELECT 1 FROM products WHERE id = ?').get(id) !== undefined;
+
+/** A barcode result: the one stored at ingest (serialized), else built here. */
+function barcodeResultOf(db: Db, id: string, gtin: string): string | BarcodeResult | null {
+  return barcodeDocument(db, id, gtin) ?? barcodeResult(db, id, gtin);
+}
 
 /** Attributes, relationships, model lookup, barcode lookup and price intelligence (spec §4.4–4.8). */
 export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -127,12 +133,13 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const db = app.catalog().db;
-      // the result stored at ingest (catalog/product-documents.ts), else built here
-      const stored = barcodeDocument(db, request.params.gtin);
-      if (stored !== null) return sendSerialized(reply, okSerialized(request, stored));
-      const result = productByGtin(db, request.params.gtin);
-      if (!result) throw notFound('product with GTIN', request.params.gtin);
-      return ok(request, result);
+      const { gtin } = request.params;
+      const id = productIdByGtin(db, gtin);
+      const result = id === null ? null : barcodeResultOf(db, id, gtin);
+      if (result === null) throw notFound('product with GTIN', gtin);
+      return typeof result === 'string'
+        ? sendSerialized(reply, okSerialized(request, result))
+        : ok(request, result);
     },
   );
 

@@ -6,7 +6,6 @@ import {
   attributesOf,
   type Db,
   getProduct,
-  getProductBySlug,
   InvalidCursorError,
   listProducts,
   type ProductSortField,
@@ -170,21 +169,19 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function answerOne(
     request: Parameters<typeof ok>[0] & { query: SingleQuery },
     reply: Parameters<typeof sendFormatted>[1],
-    find: (db: Db) => Product | null,
+    id: string | null,
     identifier: string,
-    findId: (db: Db) => string | null,
   ) {
     const db = app.catalog().db;
-    if (asksForDefault(request.query)) {
+    if (id !== null && asksForDefault(request.query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
-      const id = findId(db);
-      const document = id === null ? null : productDocument(db, id);
+      const document = productDocument(db, id);
       if (document !== null) {
         cacheByReference(request, document.etag);
         return sendSerialized(reply, okSerialized(request, document.json));
       }
     }
-    const found = find(db);
+    const found = id === null ? null : getProduct(db, id);
     if (!found) throw notFound('product', identifier);
     const product = single(db, found, request.query, request);
     const format = request.query.format;
@@ -208,14 +205,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Product), ...errorResponses },
       },
     },
-    async (request, reply) =>
-      answerOne(
-        request,
-        reply,
-        (db) => getProduct(db, request.params.id),
-        request.params.id,
-        () => request.params.id,
-      ),
+    async (request, reply) => answerOne(request, reply, request.params.id, request.params.id),
   );
 
   app.get(
@@ -230,12 +220,6 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      answerOne(
-        request,
-        reply,
-        (db) => getProductBySlug(db, request.params.slug),
-        request.params.slug,
-        (db) => productIdBySlug(db, request.params.slug),
-      ),
+      answerOne(request, reply, productIdBySlug(app.catalog().db, request.params.slug), request.params.slug),
   );
 };
