@@ -27,4 +27,21 @@ describe('API keys', () => {
     expect(store.authenticate(key)).toBeNull();
     store.close();
   });
+
+  it('forget a key revoked by another process once the current event-loop turn ends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-keys-'));
+    const server = new KeyStore(dir);
+    const cli = new KeyStore(dir);
+    const { key, record } = cli.create({ type: 'secret', env: 'live', plan: 'pro' });
+    await new Promise(setImmediate);
+    expect(server.authenticate(key)?.plan).toBe('pro');
+    cli.setPlan(record.id, 'starter');
+    await new Promise(setImmediate);
+    expect(server.authenticate(key)?.plan).toBe('starter');
+    cli.revoke(record.id);
+    await new Promise(setImmediate);
+    expect(server.authenticate(key)).toBeNull();
+    server.close();
+    cli.close();
+  });
 });

@@ -28,6 +28,13 @@ export function openReadOnly(path: string): Db {
   db.pragma('cache_size = -65536'); // 64 MiB page cache per snapshot
   // map the whole file (SQLite's default ceiling, 2 GiB): reads skip a copy through the page cache
   db.pragma('mmap_size = 2147418112');
+  // A published snapshot never changes, so take its shared lock once and keep it. In SQLite's
+  // default mode every statement locks and unlocks the file and re-checks it for changes:
+  // about ten syscalls, 5 µs, more than the indexed read itself (measured: 5.5 µs → 0.2 µs
+  // per single-row read). Shared locks do not block other readers; nothing writes a snapshot
+  // once it is published (ingest builds the next one in a new file), and a stray writer now
+  // fails with SQLITE_BUSY instead of changing a file that is being served.
+  db.pragma('locking_mode = EXCLUSIVE');
   return db;
 }
 

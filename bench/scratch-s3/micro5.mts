@@ -1,0 +1,11 @@
+import { KeyStore } from '/work/main/src/access/index.js';
+import { stmt } from '/work/main/src/catalog/index.js';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+const keys = JSON.parse(readFileSync('/tmp/s3/keys.json', 'utf8')) as string[];
+const store = new KeyStore('/tmp/bench-demo3');
+const N = 200000;
+const time = (name: string, f: (i: number) => unknown) => { for (let r = 0; r < 2; r++) { const t = process.hrtime.bigint(); for (let i = 0; i < N; i++) f(i); if (r) console.log(name, (Number(process.hrtime.bigint() - t) / N / 1000).toFixed(2), 'us'); } };
+time('authenticate', (i) => store.authenticate(keys[i % keys.length]!));
+time('data_version', () => stmt((store as any).db, 'PRAGMA data_version').pluck().get());
+time('sha256', (i) => createHash('sha256').update(keys[i % keys.length]!).digest('hex'));
