@@ -5,9 +5,11 @@
  * reuses it), starts the real server (`shelf serve`, with its rate limits and response cache
  * as shipped) and a bare Fastify server (no auth, no database, a fixed JSON body as large as
  * a product response) as two child processes, then runs autocannon from this process against
- * each endpoint in turn: 50 connections, `--seconds=N` each (default 5). Paths rotate over
- * every product, GTIN and many queries, and requests rotate over 2,500 Enterprise keys (each
- * limited to 1,000 a minute), so the numbers are neither one cached row nor one key's limit.
+ * each endpoint in turn: 50 connections, `--rounds=N` rounds (default 3) of `--seconds=N` each
+ * (default 3), every endpoint once per round. Paths rotate over every product, GTIN and many
+ * queries, and requests rotate over 2,500 Enterprise keys (each limited to 1,000 a minute),
+ * so the numbers are neither one cached row nor one key's limit. The bare routes are asked
+ * the same way (a new path and a key header each time), so the client works alike for both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +23,8 @@ import { demoCatalog } from './demo-catalog.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
-const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 5);
+const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 3);
+const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 3);
 const PRODUCTS = Number(process.argv.find((a) => a.startsWith('--products='))?.slice(11) ?? 35_000);
 const DATA_DIR = process.argv.find((a) => a.startsWith('--data-dir='))?.slice(11);
 /** 1,000 requests a minute each: more than the whole bench sends in a minute at 40,000 req/s */
@@ -68,6 +71,8 @@ interface Result {
   clientUsPerRequest: number;
   /** requests answered */
   requests: number;
+  /** how long the load ran, s */
+  seconds: number;
   rps: number;
   p50: number;
   p99: number;
@@ -93,6 +98,29 @@ function cpuMs(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** One endpoint's rounds as one row: throughput over all of them, the median round's latencies. */
+function combine(rounds: Result[]): Result {
+  const sum = (f: (r: Result) => number) => rounds.reduce((t, r) => t + f(r), 0);
+  const median = (f: (r: Result) => number) => rounds.map(f).sort((a, b) => a - b)[rounds.length >> 1] as number;
+  const requests = sum((r) => r.requests);
+  const seconds = sum((r) => r.seconds);
+  const cpu = rounds.every((r) => r.cpuUsPerRequest !== null)
+    ? sum((r) => (r.cpuUsPerRequest as number) * r.requests) / Math.max(1, requests)
+    : null;
+  return {
+    name: rounds[0]?.name ?? '',
+    cpuUsPerRequest: cpu,
+    clientUsPerRequest: sum((r) => r.clientUsPerRequest * r.requests) / Math.max(1, requests),
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+  };
 }
 
 /** The paths of a run: a list taken in turn, or a function of the request number. */
@@ -134,7 +162,8 @@ async function run(
         : ((cpuAfter - cpuBefore) * 1000) / result.requests.total,
     clientUsPerRequest: (client.user + client.system) / Math.max(1, result.requests.total),
     requests: result.requests.total,
-    rps: result.requests.average,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -232,7 +261,7 @@ async function main(): Promise<void> {
 
     const enc = encodeURIComponent;
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${SECONDS} s per endpoint; bare bodies ${sample.length} bytes (product), ${searchSample.length} bytes (search page)\n`,
+      `autocannon: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per endpoint (p50 and p99 of the median round); bare bodies ${sample.length} bytes (product), ${searchSample.length} bytes (search page)\n`,
     );
     // warm-up: the first requests on a snapshot load its caches (reference data, search vectors)
     await run(
@@ -251,76 +280,70 @@ async function main(): Promise<void> {
     for (let n = 0; n < warm.requests; n++) seen.add(queries[(at + n) % queries.length] as string);
     at += warm.requests;
     await run('warm-up', uncached, searchPath, keys, 1);
-    const results: Result[] = [];
     // the bare routes are asked exactly as the API is, a new path and an API key header per
     // request, so that the client's share of the work (autocannon rebuilds each request) is
     // the same on both sides of every ratio and the ratio compares the servers alone
-    results.push(
-      await run(
-        'bare Fastify route',
-        bare,
-        ids.map((id) => `/bare/${id}`),
-        keys,
-      ),
-    );
-    const bareSearch = await run(
-      'bare route, search-page body',
-      bare,
-      (n) => `/bare-search?q=${enc(queries[(n + 104_729) % queries.length] as string)}`,
-      keys,
-    );
-    results.push(bareSearch);
-    results.push(
-      await run(
-        'GET /v2/products/{id}',
-        api,
-        ids.map((id) => `/v2/products/${id}`),
-        keys,
-      ),
-    );
-    const search = await run('GET /v2/products?q=… (Zipf)', api, (n) => searchPath(at + n), keys);
     let misses = 0;
-    for (let n = 0; n < search.requests; n++) {
-      const q = queries[(at + n) % queries.length] as string;
-      if (!seen.has(q)) misses++;
-      seen.add(q);
-    }
-    results.push(search);
-    results.push(await run('GET /v2/products?q=… (cache off)', uncached, (n) => searchPath(n + 7919), keys));
-    results.push(
-      await run(
-        'GET /v2/products/barcode/{gtin}',
-        api,
-        gtins.map((g) => `/v2/products/barcode/${g}`),
-        keys,
-      ),
-    );
-    results.push(
-      await run(
-        'GET /v2/products/{id}/prices',
-        api,
-        ids.map((id) => `/v2/products/${id}/prices`),
-        keys,
-      ),
-    );
+    const endpoints: { name: string; base: string; paths: Paths; after?: (r: Result) => void }[] = [
+      { name: 'bare Fastify route', base: bare, paths: ids.map((id) => `/bare/${id}`) },
+      {
+        name: 'bare route, search-page body',
+        base: bare,
+        paths: (n) => `/bare-search?q=${enc(queries[(n + 104_729) % queries.length] as string)}`,
+      },
+      { name: 'GET /v2/products/{id}', base: api, paths: ids.map((id) => `/v2/products/${id}`) },
+      {
+        name: 'GET /v2/products?q=… (Zipf)',
+        base: api,
+        paths: (n) => searchPath(at + n),
+        // each round goes on along the Zipf sequence where the last one stopped
+        after: (r) => {
+          for (let n = 0; n < r.requests; n++) {
+            const q = queries[(at + n) % queries.length] as string;
+            if (!seen.has(q)) misses++;
+            seen.add(q);
+          }
+          at += r.requests;
+        },
+      },
+      { name: 'GET /v2/products?q=… (cache off)', base: uncached, paths: (n) => searchPath(n + 7919) },
+      {
+        name: 'GET /v2/products/barcode/{gtin}',
+        base: api,
+        paths: gtins.map((g) => `/v2/products/barcode/${g}`),
+      },
+      { name: 'GET /v2/products/{id}/prices', base: api, paths: ids.map((id) => `/v2/products/${id}/prices`) },
+    ];
+    // every endpoint runs once per round, the bare routes among them: this machine's speed
+    // drifts by a third over a minute, and interleaving spreads a slow spell over all rows
+    // instead of landing it on one side of a ratio
+    const rounds = endpoints.map((): Result[] => []);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [i, e] of endpoints.entries()) {
+        const r = await run(e.name, e.base, e.paths, keys);
+        e.after?.(r);
+        rounds[i]?.push(r);
+      }
+    const results = rounds.map(combine);
+    const byRound = rounds.map((rs) => rs.map((r) => r.rps.toFixed(0)).join(' / '));
+    const [bareResult, bareSearch, byId, search] = results as [Result, Result, Result, Result];
 
-    const bareRps = results[0]?.rps ?? 1;
+    const bareRps = bareResult.rps;
     const pad = (s: string, n: number) => s.padEnd(n);
     // a search page is about 20 products: its bytes alone cap it below the one-product bare
     // route, so search is also shown against a bare route with a search page's body
     const isSearch = (r: Result) => r.name.includes('?q=');
     console.log(
-      `${pad('endpoint', 34)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('vs same-size bare', 19)}${pad('CPU µs/req', 12)}${pad('client µs/req', 15)}non-2xx`,
+      `${pad('endpoint', 34)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs bare', 9)}${pad('vs same-size bare', 19)}${pad('CPU µs/req', 12)}${pad('client µs/req', 15)}${pad('non-2xx', 9)}req/s by round`,
     );
-    for (const r of results)
+    for (const [i, r] of results.entries())
       console.log(
-        `${pad(r.name, 34)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad((r.rps / bareRps).toFixed(2), 9)}${pad(isSearch(r) ? (r.rps / bareSearch.rps).toFixed(2) : '', 19)}${pad(r.cpuUsPerRequest === null ? '–' : r.cpuUsPerRequest.toFixed(0), 12)}${pad(r.clientUsPerRequest.toFixed(0), 15)}${r.non2xx + r.errors}`,
+        `${pad(r.name, 34)}${pad(r.rps.toFixed(0), 10)}${pad(String(r.p50), 9)}${pad(String(r.p99), 9)}${pad((r.rps / bareRps).toFixed(2), 9)}${pad(isSearch(r) ? (r.rps / bareSearch.rps).toFixed(2) : '', 19)}${pad(r.cpuUsPerRequest === null ? '–' : r.cpuUsPerRequest.toFixed(0), 12)}${pad(r.clientUsPerRequest.toFixed(0), 15)}${pad(String(r.non2xx + r.errors), 9)}${byRound[i]}`,
       );
     console.log(
       `\nsearch queries: a pool of ${pool.length}; ${misses} of ${search.requests} measured searches (${((100 * misses) / Math.max(1, search.requests)).toFixed(1)}%) were new to the response cache`,
     );
-    const byId = results.find((r) => r.name === 'GET /v2/products/{id}') as Result;
-    const bareCpu = results[0]?.cpuUsPerRequest;
+    const bareCpu = bareResult.cpuUsPerRequest;
     if (bareCpu && byId.cpuUsPerRequest)
       console.log(
         `server CPU per request: bare route ${bareCpu.toFixed(0)} µs, product by id ${byId.cpuUsPerRequest.toFixed(0)} µs (by id could reach ${(bareCpu / byId.cpuUsPerRequest).toFixed(2)} of bare where the server, not the client, is the limit)`,

@@ -22,6 +22,7 @@ const paths = mode === 'id' ? ids.map((i) => `/v2/products/${i}`)
   : mode === 'barcode' ? gtins.map((g) => `/v2/products/barcode/${g}`)
   : mode === 'prices' ? ids.map((i) => `/v2/products/${i}/prices`)
   : mode === 'search' ? types.map((t) => `/v2/products?q=${encodeURIComponent(t)}`)
+  : mode === 'zipf' ? (JSON.parse(readFileSync('/tmp/s3/pool.json', 'utf8')) as string[]).map((t) => `/v2/products?q=${encodeURIComponent(t)}`)
   : mode === 'barerot' ? ids.map((i) => `/bare/${i}`) : ['/bare'];
 let i = 0;
 const pid = Number(readFileSync('/tmp/s3/server.pid', 'utf8'));

@@ -52,9 +52,12 @@ export interface ProductPage {
   page: PageInfo;
 }
 
-/** The products row with its stored JSON, in place of PRODUCT_SELECT's joins. */
+/**
+ * A product's id and stored JSON, in place of PRODUCT_SELECT's joins: only what a page of
+ * documents needs, since the wide products row costs more to read than the document itself.
+ */
 const DOCUMENT_SELECT =
-  'SELECT p.*, d.json AS _document FROM products p JOIN product_documents d ON d.id = p.id';
+  'SELECT p.id, d.json AS _document FROM products p JOIN product_documents d ON d.id = p.id';
 
 export class InvalidCursorError extends Error {
   constructor() {
@@ -182,7 +185,7 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
       (
         stmt(
           db,
-          `${select.replace('SELECT p.*', 'SELECT p.rowid AS _rowid, p.*')} WHERE p.rowid IN (SELECT value FROM json_each(?))`,
+          `${select.replace('SELECT ', 'SELECT p.rowid AS _rowid, ')} WHERE p.rowid IN (SELECT value FROM json_each(?))`,
         ).all(JSON.stringify(rowids)) as ProductRow[]
       ).map((r) => [Number(r._rowid), r]),
     );
@@ -204,7 +207,7 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
       keysetArgs.push(cursor.value, cursor.value, cursor.id);
       offset = cursor.offset;
     }
-    const sql = `${select.replace('FROM products p', `FROM ${from}`).replace('SELECT p.*', `SELECT ${expr} AS _sort, p.*`)}
+    const sql = `${select.replace('FROM products p', `FROM ${from}`).replace('SELECT ', `SELECT ${expr} AS _sort, `)}
       ${keysetWhere.length ? `WHERE ${keysetWhere.join(' AND ')}` : ''} ORDER BY ${orderSql(sort)} LIMIT ?`;
     rows = stmt(db, sql).all(...keysetArgs, limit + 1) as ProductRow[];
     if (rows.length > limit) {

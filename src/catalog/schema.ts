@@ -1,10 +1,12 @@
 import type { Migration } from './database.js';
 import { sql as catalogV1 } from './migrations/001-catalog.js';
 import { sql as readModelsV2 } from './migrations/002-read-models.js';
+import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
 
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
   { version: 1, sql: catalogV1 },
   { version: 2, sql: readModelsV2 },
+  { version: 3, sql: offerReadsV3 },
 ];
-export const CATALOG_SCHEMA_VERSION = 2;
+export const CATALOG_SCHEMA_VERSION = 3;

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { currentSnapshotPath, openReadOnly, listProducts } from '/work/main/src/catalog/index.js';
+import { keywordPlan, FTS_WEIGHTS } from '/work/main/src/search/index.js';
+const db = openReadOnly(currentSnapshotPath('/tmp/bench-demo3') as string);
+const pool = (JSON.parse(readFileSync('/tmp/s3/pool.json', 'utf8')) as string[]).slice(0, 400);
+const time = (name: string, f: (q: string) => unknown) => {
+  for (const q of pool.slice(0, 20)) f(q);
+  const t = process.hrtime.bigint();
+  for (const q of pool) f(q);
+  console.log(name.padEnd(28), (Number(process.hrtime.bigint() - t) / pool.length / 1000).toFixed(1), 'us');
+};
+const plans = new Map(pool.map((q) => [q, keywordPlan(db, q)]));
+const typedRank = db.prepare(`SELECT p.rowid FROM products_fts f JOIN products p ON p.rowid = f.rowid WHERE products_fts MATCH ? AND p.data_tier < 3 ORDER BY CASE WHEN p.product_type_id = ? THEN 0 ELSE 1 END, ${FTS_WEIGHTS}, p.id LIMIT 200`).pluck();
+time('rank typed', (q) => typedRank.all(plans.get(q)!.all, plans.get(q)!.typeId ?? ''));
+const rowids = new Map(pool.map((q) => [q, typedRank.all(plans.get(q)!.all, plans.get(q)!.typeId ?? '').slice(0, 21)]));
+const docs = db.prepare(`SELECT p.rowid AS _rowid, p.*, d.json AS _document FROM products p JOIN product_documents d ON d.id = p.id WHERE p.rowid IN (SELECT value FROM json_each(?))`);
+time('docs page', (q) => docs.all(JSON.stringify(rowids.get(q))));
+const docsOnly = db.prepare(`SELECT d.json FROM products p JOIN product_documents d ON d.id = p.id WHERE p.rowid IN (SELECT value FROM json_each(?))`).pluck();
+time('docs json only', (q) => docsOnly.all(JSON.stringify(rowids.get(q))));
+const bm = db.prepare(`SELECT rowid FROM products_fts WHERE products_fts MATCH ? ORDER BY ${FTS_WEIGHTS} LIMIT 200`).pluck();
+time('fts bm25 only', (q) => bm.all(plans.get(q)!.all));
+const rk = db.prepare(`SELECT rowid FROM products_fts WHERE products_fts MATCH ? ORDER BY rank LIMIT 200`).pluck();
+time('fts rank default', (q) => rk.all(plans.get(q)!.all));
+time('listProducts docs', (q) => listProducts(db, { q, limit: 20, documents: true } as any));
