@@ -103,7 +103,8 @@ function cpuMs(pid: number | undefined): number | null {
 /** One endpoint's rounds as one row: throughput over all of them, the median round's latencies. */
 function combine(rounds: Result[]): Result {
   const sum = (f: (r: Result) => number) => rounds.reduce((t, r) => t + f(r), 0);
-  const median = (f: (r: Result) => number) => rounds.map(f).sort((a, b) => a - b)[rounds.length >> 1] as number;
+  const median = (f: (r: Result) => number) =>
+    rounds.map(f).sort((a, b) => a - b)[rounds.length >> 1] as number;
   const requests = sum((r) => r.requests);
   const seconds = sum((r) => r.seconds);
   const cpu = rounds.every((r) => r.cpuUsPerRequest !== null)
@@ -312,7 +313,11 @@ async function main(): Promise<void> {
         base: api,
         paths: gtins.map((g) => `/v2/products/barcode/${g}`),
       },
-      { name: 'GET /v2/products/{id}/prices', base: api, paths: ids.map((id) => `/v2/products/${id}/prices`) },
+      {
+        name: 'GET /v2/products/{id}/prices',
+        base: api,
+        paths: ids.map((id) => `/v2/products/${id}/prices`),
+      },
     ];
     // every endpoint runs once per round, the bare routes among them: this machine's speed
     // drifts by a third over a minute, and interleaving spreads a slow spell over all rows
