@@ -69,7 +69,7 @@ describe('response cache keys', () => {
 
 describe('cache hits', () => {
   /** The cache between the envelope and a route echoing `text`, for a Pro key. */
-  async function cachedApp() {
+  async function cachedApp(options: { maxBytes?: number; maxEntries?: number } = {}) {
     const app = Fastify({ genReqId: newRequestId, requestIdHeader: false });
     await app.register(envelopePlugin);
     await app.register(
@@ -85,7 +85,12 @@ describe('cache hits', () => {
         { name: 'shelf-auth' },
       ),
     );
-    await app.register(cachePlugin, { catalogVersion: () => 'v1' });
+    await app.register(cachePlugin, { catalogVersion: () => 'v1', ...options });
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // whether the body came from the cache's bytes (a Buffer) or from the route
+      reply.header('x-test-from-bytes', String(Buffer.isBuffer(payload)));
+      done(null, payload);
+    });
     app.get<{ Querystring: { text: string } }>('/echo', async (request) =>
       ok(request, { text: request.query.text }),
     );
@@ -110,6 +115,26 @@ describe('cache hits', () => {
       }),
       { numRuns: 100 },
     );
+    await app.close();
+  });
+
+  it('keep the bodies asked for often when a crawl of one-off requests passes through', async () => {
+    // room for four entries of about 4 KB (a 2 KB body and its 2 KB key)
+    const app = await cachedApp({ maxBytes: 18_000 });
+    const popular = ['a', 'b', 'c'].map((q) => `/echo?text=${q.repeat(2000)}`);
+    for (let round = 0; round < 3; round++) for (const url of popular) await app.inject(url);
+    for (let n = 0; n < 50; n++) {
+      const url = `/echo?text=${'x'.repeat(2000)}&page=${n}`;
+      await app.inject(url);
+      // a repeat is still a hit (not counted against the month), its body rebuilt by the route
+      const repeat = await app.inject(url);
+      expect(repeat.json().meta.cached).toBe(true);
+    }
+    for (const url of popular) {
+      const hit = await app.inject(url);
+      expect(hit.json().meta.cached).toBe(true);
+      expect(hit.headers['x-test-from-bytes']).toBe('true');
+    }
     await app.close();
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { meta } from './envelope.js';
+import { FrequencySketch } from './frequency.js';
 
 /**
  * A cached success response: its body split around `meta`, so each hit gets fresh meta, or
@@ -110,11 +111,24 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
   async (app, options) => {
     const maxAge = options.maxAge ?? 3600;
     const enabled = options.maxEntries !== 0;
-    const lru = new LRUCache<string, CacheEntry>({
-      max: Math.max(1, options.maxEntries ?? 50_000),
-      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+    const maxEntries = Math.max(1, options.maxEntries ?? 50_000);
+    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    // Every cacheable answer is remembered without its body (ETag, a few hundred bytes), so a
+    // repeat is a hit; bodies are kept in a byte budget, admitted by how often they are asked
+    // for. A crawl over every product then cannot push out the searches people repeat.
+    const references = new LRUCache<string, CacheEntry>({ max: maxEntries });
+    const bodies = new LRUCache<string, CacheEntry>({
+      max: maxEntries,
+      maxSize: maxBytes,
       sizeCalculation: (e, key) => (e.head?.length ?? 0) + (e.tail?.length ?? 0) + key.length + 64,
     });
+    const asked = new FrequencySketch(maxEntries);
+    /** True when a body of `size` bytes for `key` should be kept: room, or asked for more than the one it evicts. */
+    const admit = (key: string, size: number): boolean => {
+      if (bodies.size < maxEntries && bodies.calculatedSize + size <= maxBytes) return true;
+      const victim = bodies.rkeys().next().value;
+      return victim === undefined || asked.frequency(key) > asked.frequency(victim);
+    };
     let version: string | null = null;
 
     const keyOf = (request: FastifyRequest): string | null => {
@@ -128,7 +142,8 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (!current) return null;
       if (current !== version) {
         // a new snapshot was published: nothing cached before may be served again
-        lru.clear();
+        references.clear();
+        bodies.clear();
         version = current;
       }
       const url = request.url;
@@ -151,8 +166,12 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     // callback hooks: they never wait, and an async hook costs a promise on every request
     app.addHook('onRequest', (request, _reply, done) => {
       if (!request.scopeRefusal) {
-        request.cacheKey = keyOf(request);
-        if (request.cacheKey) request.cacheEntry = lru.get(request.cacheKey) ?? null;
+        const key = keyOf(request);
+        request.cacheKey = key;
+        if (key) {
+          asked.increment(key);
+          request.cacheEntry = bodies.get(key) ?? references.get(key) ?? null;
+        }
       }
       done();
     });
@@ -183,13 +202,15 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
           reply.header('Cache-Control', 'no-store');
         return payload;
       }
-      if (request.cacheEntry || typeof payload !== 'string') return payload;
+      // answered from a kept body (a Buffer), or a repeat of a body the route rebuilds anyway
+      if (typeof payload !== 'string' || (request.cacheEntry && request.cacheReference)) return payload;
       const contentType = String(reply.getHeader('content-type') ?? '');
       if (!contentType.includes('json')) return payload;
+      const key = request.cacheKey;
       let etag: string;
       if (request.cacheReference) {
         etag = request.cacheReference;
-        lru.set(request.cacheKey, { etag, contentType });
+        references.set(key, { etag, contentType });
       } else {
         const parts = splitAroundMeta(payload, request.id);
         if (!parts) return payload;
@@ -197,13 +218,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         const tail = Buffer.from(parts[1]);
         const interpretation = request.metaExtras.interpretation;
         etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
-        lru.set(request.cacheKey, {
-          head,
-          tail,
-          etag,
-          contentType,
-          ...(interpretation ? { interpretation } : {}),
-        });
+        const entry: CacheEntry = { etag, contentType, ...(interpretation ? { interpretation } : {}) };
+        references.set(key, entry);
+        if (admit(key, head.length + tail.length + key.length + 64))
+          bodies.set(key, { ...entry, head, tail });
       }
       reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
       if (etagMatches(request.headers['if-none-match'], etag)) {
