@@ -40,6 +40,12 @@ const ConfigSchema = Type.Object({
     default: 3600,
     description: 'Cache-Control max-age of successful GET responses, seconds',
   }),
+  SHELF_DOCUMENT_CACHE_MB: Type.Number({
+    minimum: 0,
+    default: 256,
+    description:
+      'most megabytes of product documents kept in memory per catalog snapshot (0: read each from the snapshot)',
+  }),
   SHELF_AUTH_FAILURES_PER_MINUTE: Type.Integer({
     minimum: 1,
     default: 20,

@@ -173,6 +173,8 @@ describe('read models of a demo catalog', () => {
       delete built.attributes;
       expect(stored).toEqual(built);
       expect(await read(1, `/v2/products/${id}`)).toEqual({ success: true, data: stored });
+      // again: now from the documents kept in memory
+      expect(await read(0, `/v2/products/${id}`)).toEqual({ success: true, data: stored });
       if (stored.product_group) grouped++;
     }
     expect(grouped).toBeGreaterThan(0);

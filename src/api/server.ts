@@ -30,6 +30,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | null = null;
   const provider = new CatalogProvider({
     dataDir: config.dataDir,
+    documentCacheBytes: config.SHELF_DOCUMENT_CACHE_MB * 1024 * 1024,
     onSwap: (handle) => app?.log.info({ catalog: handle.version }, 'serving catalog snapshot'),
     onError: (error) => app?.log.error({ err: error }, 'could not open the published catalog'),
   });

@@ -15,6 +15,7 @@ export {
   listBrands,
   listRetailers,
 } from './directory-queries.js';
+export { DocumentCache, type ProductDocument } from './document-cache.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,
@@ -41,7 +42,6 @@ export {
 export {
   barcodeDocument,
   documentEtag,
-  type ProductDocument,
   productDocument,
   productIdBySlug,
   serializeBarcodeResult,

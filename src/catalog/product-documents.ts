@@ -3,6 +3,7 @@ import fastJson from 'fast-json-stringify';
 import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, stmt } from './database.js';
+import type { DocumentCache, ProductDocument } from './document-cache.js';
 
 /**
  * The Product serializer compiled from the route's own schema, as Fastify compiles it for
@@ -19,26 +20,26 @@ export const serializeKnowledgeMeta: (meta: Static<typeof KnowledgeMeta>) => str
 export const withKnowledgeMeta = (json: string, knowledgeJson: string | null): string =>
   knowledgeJson === null ? json : `${json.slice(0, -1)},"_knowledge":${knowledgeJson}}`;
 
-/** A product's default response body as stored at ingest, with its ETag. */
-export interface ProductDocument {
-  json: string;
-  etag: string;
-}
-
 /** The ETag of a stored document: a hash of its JSON. */
 export const documentEtag = (json: string): string =>
   `"${createHash('sha1').update(json).digest('base64url')}"`;
 
 /**
  * The stored JSON of a product's default response (see migrations/002-read-models.ts), or
- * null when the product is unknown or the snapshot predates stored documents.
+ * null when the product is unknown or the snapshot predates stored documents; from `kept`
+ * when it holds the product, and kept there once read.
  */
-export function productDocument(db: Db, id: string): ProductDocument | null {
+export function productDocument(db: Db, id: string, kept?: DocumentCache): ProductDocument | null {
+  const known = kept?.get(id);
+  if (known) return known;
   if (!hasTable(db, 'product_documents')) return null;
   const row = stmt(db, 'SELECT json, knowledge_json, etag FROM product_documents WHERE id = ?').get(id) as
     | { json: string; knowledge_json: string | null; etag: string }
     | undefined;
-  return row ? { json: withKnowledgeMeta(row.json, row.knowledge_json), etag: row.etag } : null;
+  if (!row) return null;
+  const document = { json: withKnowledgeMeta(row.json, row.knowledge_json), etag: row.etag };
+  kept?.set(id, document);
+  return document;
 }
 
 /** The id of the product with this slug, or null. */

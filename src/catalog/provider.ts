@@ -1,6 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename } from 'node:path';
 import { type Db, openReadOnly } from './database.js';
+import { DocumentCache } from './document-cache.js';
 import { catalogDir, currentSnapshotPath } from './snapshot.js';
 
 /** A published snapshot opened for reading. */
@@ -8,6 +9,8 @@ export interface CatalogHandle {
   db: Db;
   /** file name of the snapshot: changes on every publish (used in cache keys and ETags) */
   version: string;
+  /** this snapshot's product documents kept in memory */
+  documents: DocumentCache;
 }
 
 export interface CatalogProviderOptions {
@@ -16,6 +19,8 @@ export interface CatalogProviderOptions {
   pollMs?: number;
   /** how long a replaced snapshot stays open for requests still using it, ms (default 30000) */
   graceMs?: number;
+  /** most bytes of product documents kept in memory per snapshot (default 256 MiB, 0 none) */
+  documentCacheBytes?: number;
   onSwap?: (handle: CatalogHandle) => void;
   onError?: (error: unknown) => void;
 }
@@ -33,7 +38,7 @@ export class CatalogProvider {
     Pick<CatalogProviderOptions, 'onSwap' | 'onError'>;
 
   constructor(options: CatalogProviderOptions) {
-    this.#options = { pollMs: 2000, graceMs: 30_000, ...options };
+    this.#options = { pollMs: 2000, graceMs: 30_000, documentCacheBytes: 256 * 1024 * 1024, ...options };
   }
 
   /** The current snapshot, or null when none is published. */
@@ -62,7 +67,11 @@ export class CatalogProvider {
       if (!path) return false;
       const version = basename(path);
       if (this.#handle?.version === version) return false;
-      const next: CatalogHandle = { db: openReadOnly(path), version };
+      const next: CatalogHandle = {
+        db: openReadOnly(path),
+        version,
+        documents: new DocumentCache(this.#options.documentCacheBytes),
+      };
       const previous = this.#handle;
       this.#handle = next;
       if (previous) setTimeout(() => previous.db.close(), this.#options.graceMs).unref();

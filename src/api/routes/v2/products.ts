@@ -172,10 +172,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     id: string | null,
     identifier: string,
   ) {
-    const db = app.catalog().db;
+    const catalog = app.catalog();
+    const db = catalog.db;
     if (id !== null && asksForDefault(request.query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
-      const document = productDocument(db, id);
+      const document = productDocument(db, id, catalog.documents);
       if (document !== null) {
         cacheByReference(request, document.etag);
         return sendSerialized(reply, okSerialized(request, document.json));
