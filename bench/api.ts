@@ -133,6 +133,8 @@ async function run(
   paths: Paths,
   keys: string[] | null,
   seconds = SECONDS,
+  /** a fixed number of requests instead of a duration */
+  amount?: number,
 ): Promise<Result> {
   let i = 0;
   const pathAt = typeof paths === 'function' ? paths : (n: number) => paths[n % paths.length] as string;
@@ -141,7 +143,7 @@ async function run(
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     requests: [
       {
         setupRequest: (req) => {
@@ -264,13 +266,16 @@ async function main(): Promise<void> {
     console.log(
       `autocannon: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per endpoint (p50 and p99 of the median round); bare bodies ${sample.length} bytes (product), ${searchSample.length} bytes (search page)\n`,
     );
-    // warm-up: the first requests on a snapshot load its caches (reference data, search vectors)
+    // warm-up: the first requests on a snapshot load its caches (reference data, search
+    // vectors, product documents kept in memory): every product is read once, so the rounds
+    // measure a server in its steady state rather than one still filling its caches
     await run(
       'warm-up',
       api,
-      ids.slice(0, 2000).map((id) => `/v2/products/${id}`),
+      ids.map((id) => `/v2/products/${id}`),
       keys,
-      2,
+      0,
+      ids.length,
     );
     // searches follow a Zipf law over the pool, as search logs do: warm the response cache
     // with the head of the sequence, then measure on where it left off
