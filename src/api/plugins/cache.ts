@@ -214,14 +214,14 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       } else {
         const parts = splitAroundMeta(payload, request.id);
         if (!parts) return payload;
-        const head = Buffer.from(parts[0]);
-        const tail = Buffer.from(parts[1]);
+        const [head, tail] = parts;
         const interpretation = request.metaExtras.interpretation;
         etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
         const entry: CacheEntry = { etag, contentType, ...(interpretation ? { interpretation } : {}) };
         references.set(key, entry);
+        // bytes are made only for a body the cache takes (its length in characters is close)
         if (admit(key, head.length + tail.length + key.length + 64))
-          bodies.set(key, { ...entry, head, tail });
+          bodies.set(key, { ...entry, head: Buffer.from(head), tail: Buffer.from(tail) });
       }
       reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
       if (etagMatches(request.headers['if-none-match'], etag)) {
