@@ -86,7 +86,7 @@ describe('cache hits', () => {
       ),
     );
     await app.register(cachePlugin, { catalogVersion: () => 'v1', ...options });
-    app.addHook('onSend', (request, reply, payload, done) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       // whether the body came from the cache's bytes (a Buffer) or from the route
       reply.header('x-test-from-bytes', String(Buffer.isBuffer(payload)));
       done(null, payload);
