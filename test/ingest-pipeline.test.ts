@@ -104,6 +104,19 @@ describe('ingest pipeline end to end', () => {
     ]);
   });
 
+  it("reads a product's offers from the covering index built after the load", async () => {
+    await ingest('2026-11-20');
+    const plan = published(dataDir, (db) =>
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT product_id, retailer_id, price, original_price, currency, in_stock,
+             availability, retailer_url, last_seen_at FROM offers WHERE product_id = ?`,
+        )
+        .all('x'),
+    ) as { detail: string }[];
+    expect(plan.map((p) => p.detail).join()).toContain('COVERING INDEX offers_product_covering');
+  });
+
   it('re-running the same day is idempotent: same ids, one observation per offer and day', async () => {
     await ingest('2026-11-20');
     const first = productIdsByOffer(dataDir);

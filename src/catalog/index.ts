@@ -76,7 +76,7 @@ export {
 export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
-export { CATALOG_SCHEMA_VERSION, catalogMigrations } from './schema.js';
+export { CATALOG_SCHEMA_VERSION, catalogMigrations, offersByProductIndex } from './schema.js';
 export {
   catalogDir,
   currentSnapshotPath,

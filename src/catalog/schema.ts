@@ -3,6 +3,8 @@ import { sql as catalogV1 } from './migrations/001-catalog.js';
 import { sql as readModelsV2 } from './migrations/002-read-models.js';
 import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
 
+export { offersByProductIndex } from './migrations/003-offer-reads.js';
+
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
   { version: 1, sql: catalogV1 },

@@ -5,6 +5,7 @@ import {
   discardSnapshot,
   migrate,
   newSnapshotPath,
+  offersByProductIndex,
   openWritable,
   publishSnapshot,
 } from '../catalog/index.js';
@@ -208,6 +209,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       );
       progress({ phase: 'write', total: products.length });
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
+      // after the bulk load, so the index is packed (see catalog/migrations/003-offer-reads.ts)
+      db.exec(offersByProductIndex);
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });

@@ -25,13 +25,15 @@ export function writeProductDocuments(db: Db): number {
   const insert = db.prepare(
     'INSERT INTO product_documents (id, json, knowledge_json, etag, barcode_json) VALUES (?, ?, ?, ?, ?)',
   );
-  const page = db.prepare('SELECT rowid AS _rowid, * FROM products WHERE rowid > ? ORDER BY rowid LIMIT ?');
+  // in id order, so the documents' id index grows at its right edge: full pages in key order,
+  // which a lookup by id reads faster than the half-empty pages random inserts leave
+  const page = db.prepare('SELECT * FROM products WHERE id > ? ORDER BY id LIMIT ?');
   let written = 0;
-  for (let after = 0; ; ) {
+  for (let after = ''; ; ) {
     const rows = page.all(after, CHUNK) as ProductRow[];
     const last = rows.at(-1);
     if (!last) break;
-    after = Number(last._rowid);
+    after = String(last.id);
     const offers = offersFor(
       db,
       rows.map((r) => String(r.id)),
