@@ -47,36 +47,42 @@ export function openWritable(path: string, options: { wal?: boolean } = {}): Db 
   return db;
 }
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
+/**
+ * A memo of values by key for each connection: `remember(db, key, compute)` calls
+ * `compute(db, key)` once per connection and key, and forgets the value with the connection.
+ * For what a connection's life fixes: prepared statements, and anything read from a snapshot
+ * (snapshots never change).
+ */
+export function perConnection<V>(): (db: Db, key: string, compute: (db: Db, key: string) => V) => V {
+  const byDb = new WeakMap<Db, Map<string, V>>();
+  return (db, key, compute) => {
+    let known = byDb.get(db);
+    if (!known) {
+      known = new Map();
+      byDb.set(db, known);
+    }
+    let value = known.get(key);
+    if (value === undefined) {
+      value = compute(db, key);
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+const statements = perConnection<Statement>();
+const prepare = (db: Db, sql: string) => db.prepare(sql);
 
 /** Prepared statements are compiled once per connection and reused. */
 export function stmt(db: Db, sql: string): Statement {
-  let cache = statements.get(db);
-  if (!cache) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
-  let s = cache.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    cache.set(sql, s);
-  }
-  return s;
+  return statements(db, sql, prepare);
 }
 
-const tables = new WeakMap<Db, Map<string, boolean>>();
+const tables = perConnection<boolean>();
+const tableExists = (db: Db, name: string) =>
+  stmt(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 /** True when the database has this table; remembered per connection (snapshots do not change). */
 export function hasTable(db: Db, name: string): boolean {
-  let known = tables.get(db);
-  if (!known) {
-    known = new Map();
-    tables.set(db, known);
-  }
-  let has = known.get(name);
-  if (has === undefined) {
-    has = stmt(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-    known.set(name, has);
-  }
-  return has;
+  return tables(db, name, tableExists);
 }

@@ -5,6 +5,7 @@ export {
   migrate,
   openReadOnly,
   openWritable,
+  perConnection,
   type Statement,
   stmt,
 } from './database.js';

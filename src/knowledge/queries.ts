@@ -6,6 +6,7 @@ import {
   InvalidCursorError,
   type PageInfo,
   pageInfo,
+  perConnection,
   stmt,
 } from '../catalog/index.js';
 import { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES } from '../content/index.js';
@@ -219,7 +220,7 @@ export function knowledgeByType(
 }
 
 type KnowledgeMeta = NonNullable<ReturnType<typeof computeKnowledgeMeta>>;
-const metaCache = new WeakMap<Db, Map<string, KnowledgeMeta>>();
+const metaCache = perConnection<KnowledgeMeta>();
 
 /**
  * `_knowledge` availability metadata of a product (spec §2.3); null for a product without a
@@ -230,17 +231,8 @@ export function knowledgeMeta(
   product: { product_type: { id: string; slug: string } | null; brand: { id: string } | null },
 ): KnowledgeMeta | null {
   if (!product.product_type) return null;
-  let cache = metaCache.get(db);
-  if (!cache) {
-    cache = new Map();
-    metaCache.set(db, cache);
-  }
   const key = `${product.product_type.id}|${product.brand?.id ?? ''}`;
-  let meta = cache.get(key);
-  if (!meta) {
-    meta = computeKnowledgeMeta(db, product) as KnowledgeMeta;
-    cache.set(key, meta);
-  }
+  const meta = metaCache(db, key, () => computeKnowledgeMeta(db, product) as KnowledgeMeta);
   return { ...meta, available: [...meta.available] };
 }
 

@@ -1,4 +1,4 @@
-import { type Db, stmt } from '../catalog/index.js';
+import { type Db, perConnection, stmt } from '../catalog/index.js';
 
 /**
  * The columns filters, facets and sorting need, for every product of a snapshot, held in
@@ -31,7 +31,7 @@ export interface SpecValues {
 }
 
 const tables = new WeakMap<Db, ProductTable>();
-const specs = new WeakMap<Db, Map<string, SpecValues>>();
+const specs = perConnection<SpecValues>();
 
 export function productTable(db: Db): ProductTable {
   let t = tables.get(db);
@@ -99,14 +99,11 @@ export function productTable(db: Db): ProductTable {
 
 /** Values of one spec key for every product that has it (typed attributes, spec §2.10). */
 export function specValues(db: Db, key: string): SpecValues {
-  let byKey = specs.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    specs.set(db, byKey);
-  }
-  let v = byKey.get(key);
-  if (v) return v;
-  v = { text: new Map(), numeric: new Map() };
+  return specs(db, key, readSpecValues);
+}
+
+function readSpecValues(db: Db, key: string): SpecValues {
+  const v: SpecValues = { text: new Map(), numeric: new Map() };
   for (const [rowid, value, numeric] of stmt(
     db,
     'SELECT p.rowid, a.value, a.numeric_value FROM product_attributes a JOIN products p ON p.id = a.product_id WHERE a.key = ?',
@@ -118,6 +115,5 @@ export function specValues(db: Db, key: string): SpecValues {
     else v.text.set(rowid, [value]);
     if (numeric !== null && !v.numeric.has(rowid)) v.numeric.set(rowid, numeric);
   }
-  byKey.set(key, v);
   return v;
 }

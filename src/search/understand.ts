@@ -1,4 +1,4 @@
-import { type Db, stmt } from '../catalog/index.js';
+import { type Db, perConnection, stmt } from '../catalog/index.js';
 import { productTable, specValues } from './product-table.js';
 import { words } from './text.js';
 
@@ -164,16 +164,9 @@ function vocab(db: Db): Vocab {
 }
 
 /** Percentile of a type's numeric values of a spec (or of prices when key is null). */
-const percentiles = new WeakMap<Db, Map<string, number | null>>();
+const percentiles = perConnection<number | null>();
 function percentile(db: Db, typeId: string | null, key: string | null, q: number): number | null {
-  let cache = percentiles.get(db);
-  if (!cache) {
-    cache = new Map();
-    percentiles.set(db, cache);
-  }
-  const id = `${typeId}|${key}|${q}`;
-  if (!cache.has(id)) cache.set(id, computePercentile(db, typeId, key, q));
-  return cache.get(id) ?? null;
+  return percentiles(db, `${typeId}|${key}|${q}`, () => computePercentile(db, typeId, key, q));
 }
 
 function computePercentile(db: Db, typeId: string | null, key: string | null, q: number): number | null {

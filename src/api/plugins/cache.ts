@@ -81,6 +81,10 @@ function objectEnd(text: string, open: number): number {
   return -1;
 }
 
+/** What a cached body counts against the byte budget: its parts, its key and some overhead. */
+const entrySize = (headBytes: number, tailBytes: number, key: string): number =>
+  headBytes + tailBytes + key.length + 64;
+
 /** Query string with the key removed and parameters sorted: equal questions share an entry. */
 export function normalizedQuery(url: string): string {
   const at = url.indexOf('?');
@@ -120,7 +124,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     const bodies = new LRUCache<string, CacheEntry>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: (e, key) => (e.head?.length ?? 0) + (e.tail?.length ?? 0) + key.length + 64,
+      sizeCalculation: (e, key) => entrySize(e.head?.length ?? 0, e.tail?.length ?? 0, key),
     });
     const asked = new FrequencySketch(maxEntries);
     /** True when a body of `size` bytes for `key` should be kept: room, or asked for more than the one it evicts. */
@@ -220,7 +224,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         const entry: CacheEntry = { etag, contentType, ...(interpretation ? { interpretation } : {}) };
         references.set(key, entry);
         // bytes are made only for a body the cache takes (its length in characters is close)
-        if (admit(key, head.length + tail.length + key.length + 64))
+        if (admit(key, entrySize(head.length, tail.length, key)))
           bodies.set(key, { ...entry, head: Buffer.from(head), tail: Buffer.from(tail) });
       }
       reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
