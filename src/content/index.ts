@@ -10,4 +10,5 @@ export {
   RelatedTypesFile,
   type RetailerDef,
   type SpecDef,
+  type SpecRange,
 } from './schemas.js';

@@ -19,6 +19,26 @@ export const CategoryFile = Type.Array(
 export type CategoryDef = Static<typeof CategoryFile>[number];
 
 export const SPEC_TYPES = ['number', 'string', 'boolean', 'enum', 'list'] as const;
+
+/**
+ * Real-world range of a numeric spec, in the spec's canonical unit: every value a real product
+ * is sold with lies in [min, max]; `typical` is the most common value; `values` lists the
+ * discrete values the market actually uses (TV sizes, platform voltages), `weights` their
+ * relative frequency; `step` the precision values are quoted in. See data/README.md.
+ */
+export const SpecRange = Type.Object(
+  {
+    min: Type.Number(),
+    max: Type.Number(),
+    typical: Type.Number(),
+    step: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    values: Type.Optional(Type.Array(Type.Number(), { minItems: 1 })),
+    weights: Type.Optional(Type.Array(Type.Number({ minimum: 0 }), { minItems: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type SpecRange = Static<typeof SpecRange>;
+
 export const SpecDef = Type.Object({
   key: Type.String({ pattern: '^[a-z0-9_]+$' }),
   label: Text,
@@ -33,6 +53,7 @@ export const SpecDef = Type.Object({
   values: Type.Optional(Type.Array(Type.String())),
   aliases: Type.Optional(Type.Array(Type.String())),
   headline: Type.Optional(Type.Boolean()),
+  range: Type.Optional(SpecRange),
 });
 export type SpecDef = Static<typeof SpecDef>;
 
