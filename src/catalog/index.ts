@@ -28,6 +28,16 @@ export {
 export { editDistance, lookupModel } from './model-lookup.js';
 export { byOfferOrder, offersFor } from './offer-rows.js';
 export {
+  type Condition,
+  condition,
+  containsPattern,
+  InvalidCursorError,
+  type PageOrder,
+  type PageQuery,
+  readCursor,
+  readPage,
+} from './page.js';
+export {
   encodeSeries,
   fillDaily,
   type Observation as PriceObservation,
@@ -60,19 +70,17 @@ export {
   RELATIONSHIP_TYPES,
   type RelationshipType,
   relationshipsOf,
-  toGtin14,
   variantsOf,
 } from './product-extras.js';
 export {
   attachOffers,
   attachSignals,
   getProduct,
-  InvalidCursorError,
   listProducts,
-  modelKey,
   PRODUCT_SORTS,
   type ProductListParams,
   type ProductSortField,
+  productRowsByRowid,
 } from './product-queries.js';
 export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';

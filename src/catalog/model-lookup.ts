@@ -1,6 +1,6 @@
+import { modelKey } from '../identifiers/index.js';
 import type { ModelLookup, Product } from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
-import { modelKey } from './product-queries.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 
 interface ModelPattern {

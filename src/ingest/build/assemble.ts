@@ -1,3 +1,4 @@
+import { modelKey } from '../../identifiers/index.js';
 import type { Listing } from '../listing.js';
 import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
 import type { SpecValue } from '../normalize/spec-value.js';
@@ -201,10 +202,9 @@ export function assembleProduct(
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
   const merged = mergeSpecs(listings, type?.def ?? null);
   const mpn = majority(listings.map((l) => l.mpn));
-  const modelKeyOf = (m: string) => m.toUpperCase().replace(/[^A-Z0-9]/g, '');
   // show the model number as a feed wrote it when it is the resolver's model
   const modelNumber =
-    mpn && resolved.modelNumber && modelKeyOf(mpn) === resolved.modelNumber
+    mpn && resolved.modelNumber && modelKey(mpn) === resolved.modelNumber
       ? mpn
       : (resolved.modelNumber ?? mpn);
   const seriesName = majority(listings.map((l) => seriesFromTitle(l.title)));

@@ -1,10 +1,9 @@
+import { modelKey } from '../../identifiers/index.js';
 import type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup } from '../resolve/index.js';
 
 export type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup };
 /** The contract between the pipeline and entity resolution: listings in, products and groups out. */
 export type Resolver = (records: ResolveRecord[]) => ResolveResult;
-
-const modelKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * Baseline resolver: listings sharing a GTIN are one product, then listings sharing brand and

@@ -1,4 +1,5 @@
 import type { Db } from '../../catalog/index.js';
+import { modelKey } from '../../identifiers/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
 import type { PreviousCatalog } from './previous.js';
@@ -69,7 +70,7 @@ export function writeProducts(
         ? Math.min(...prices)
         : null;
     const quality = scoreQuality(p, p.type ? ctx.typesWithKnowledge.has(p.type.slug) : false);
-    const modelKey = p.modelNumber ? p.modelNumber.toUpperCase().replace(/[^A-Z0-9]/g, '') : null;
+    const key = p.modelNumber ? modelKey(p.modelNumber) : null;
 
     insertProduct.run(
       p.id,
@@ -79,7 +80,7 @@ export function writeProducts(
       p.gtin,
       p.mpn,
       p.modelNumber,
-      modelKey || null,
+      key || null,
       p.brand?.id ?? null,
       p.type?.categoryId ?? null,
       p.type?.id ?? null,

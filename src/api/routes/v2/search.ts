@@ -4,7 +4,6 @@ import { ErrorEnvelope } from '../../../schemas/index.js';
 import {
   advancedSearch,
   createSearchEngine,
-  InvalidSearchCursorError,
   providerFromConfig,
   type SearchEngine,
   type SearchResult,
@@ -53,12 +52,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         throw invalidParam('filters.price', 'min must not be greater than max');
       if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
         throw invalidParam('pagination', 'give offset or cursor, not both');
-      try {
-        return reply(request, await advancedSearch(app.catalog().db, engine, body));
-      } catch (error) {
-        if (error instanceof InvalidSearchCursorError) throw invalidParam('pagination.cursor', error.message);
-        throw error;
-      }
+      return reply(request, await advancedSearch(app.catalog().db, engine, body));
     },
   );
 
