@@ -128,4 +128,26 @@ describe('cursor pagination on every list', () => {
       );
     }
   });
+
+  it('regression: name sorts are case-insensitive, accent-folded and numeric (ecobee, eero, iRobot sorted among the rest)', async () => {
+    const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+    for (const list of ['/v2/brands?', '/v2/product-types?']) {
+      for (const sort of ['name', '-name']) {
+        const names: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const res = await get(
+            server.url,
+            `${list}sort=${sort}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            key(),
+          );
+          names.push(...(res.body.data as { name: string }[]).map((d) => d.name));
+          cursor = (res.body.pagination as Pagination).nextCursor;
+        } while (cursor);
+        const expected = [...names].sort((a, b) => collator.compare(a, b));
+        if (sort === '-name') expected.reverse();
+        expect(names, `${list} ${sort}`).toEqual(expected);
+      }
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { Brand, Retailer } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
+import { nameSortExpr } from './name-keys.js';
 import { type Condition, condition, containsPattern, readPage } from './page.js';
 
 const parse = (v: unknown): Record<string, unknown> | null => {
@@ -57,7 +58,7 @@ export function listBrands(db: Db, params: BrandListParams): { brands: Brand[]; 
     columns: 'b.*',
     id: 'b.id',
     where,
-    order: { kind: 'sort', expr: 'b.name', desc: params.desc ?? false },
+    order: { kind: 'sort', expr: nameSortExpr(db, 'brands', 'b'), desc: params.desc ?? false },
     limit: params.limit,
     cursor: params.cursor,
   });

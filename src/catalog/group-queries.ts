@@ -1,6 +1,7 @@
 import type { ProductGroup } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
+import { nameSortExpr } from './name-keys.js';
 import { type Condition, condition, containsPattern, readPage } from './page.js';
 import { attachOffers } from './product-queries.js';
 import {
@@ -104,7 +105,11 @@ export function listGroups(db: Db, params: GroupListParams): { groups: ProductGr
     columns: GROUP_COLUMNS,
     id: 'g.id',
     where,
-    order: { kind: 'sort', expr: GROUP_SORTS[sort.field], desc: sort.desc },
+    order: {
+      kind: 'sort',
+      expr: sort.field === 'name' ? nameSortExpr(db, 'product_groups', 'g') : GROUP_SORTS[sort.field],
+      desc: sort.desc,
+    },
     limit: params.limit,
     cursor: params.cursor,
   });

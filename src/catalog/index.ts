@@ -26,6 +26,7 @@ export {
   listGroups,
 } from './group-queries.js';
 export { editDistance, lookupModel } from './model-lookup.js';
+export { nameSortExpr, nameSortKey, writeNameKeys } from './name-keys.js';
 export { byOfferOrder, offersFor } from './offer-rows.js';
 export {
   type Condition,

@@ -2,6 +2,7 @@ import { modelKey } from '../identifiers/index.js';
 import type { Product } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, hasTable, stmt } from './database.js';
+import { nameSortExpr } from './name-keys.js';
 import { offersFor } from './offer-rows.js';
 import { type Condition, condition, readPage } from './page.js';
 import { signalsFor } from './price-queries.js';
@@ -111,7 +112,14 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
     rowid: 'p.rowid',
     where,
     order: sort
-      ? { kind: 'sort', expr: PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc'], desc: sort.desc }
+      ? {
+          kind: 'sort',
+          expr:
+            sort.field === 'name'
+              ? nameSortExpr(db, 'products', 'p')
+              : PRODUCT_SORTS[sort.field][sort.desc ? 'desc' : 'asc'],
+          desc: sort.desc,
+        }
       : { kind: 'ranked', rowids: params.ranked ?? [] },
     limit: params.limit,
     cursor: params.cursor,

@@ -1,6 +1,7 @@
 import type { AttributeSchema, Category, ProductType } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
+import { nameSortExpr } from './name-keys.js';
 import { condition, containsPattern, readPage } from './page.js';
 
 type Row = Record<string, unknown>;
@@ -82,7 +83,7 @@ export function listProductTypes(
     columns: 'pt.*',
     id: 'pt.id',
     where: like ? [condition("(pt.name LIKE ? ESCAPE '\\' OR pt.slug LIKE ? ESCAPE '\\')", like, like)] : [],
-    order: { kind: 'sort', expr: 'pt.name', desc: params.desc ?? false },
+    order: { kind: 'sort', expr: nameSortExpr(db, 'product_types', 'pt'), desc: params.desc ?? false },
     limit: params.limit,
     cursor: params.cursor,
   });

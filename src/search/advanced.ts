@@ -170,7 +170,7 @@ function sortRanked(
   const dir = order === 'desc' ? -1 : 1;
   const key = (rowid: number): string | number => {
     const r = t.rowOf.get(rowid)!;
-    if (field === 'name') return t.name[r]!.toLowerCase();
+    if (field === 'name') return t.name[r]!;
     if (field === 'price') return Number.isNaN(t.price[r]!) ? Number.POSITIVE_INFINITY * dir : t.price[r]!;
     if (field === 'quality_score') return t.quality[r]!;
     return field === 'created_at' ? t.created[r]! : t.updated[r]!;
