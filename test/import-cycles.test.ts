@@ -57,7 +57,7 @@ function importCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
-describe('import graph of src/', () => {
+describe('module seams of src/', () => {
   it('finds a cycle when there is one (the detector itself)', () => {
     const graph = new Map([
       ['a', ['b']],
@@ -80,5 +80,14 @@ describe('import graph of src/', () => {
     const graph = new Map(sourceFiles(SRC).map((f) => [f, importsOf(f)]));
     const cycles = importCycles(graph).map((c) => c.map((f) => relative(SRC, f)));
     expect(cycles).toEqual([]);
+  });
+
+  it('nothing under src/api reads the configuration: the app takes it from its builder', () => {
+    const readers = sourceFiles(join(SRC, 'api')).filter(
+      (f) =>
+        importsOf(f).some((target) => target === join(SRC, 'config.ts')) &&
+        /\bloadConfig\b/.test(readFileSync(f, 'utf8')),
+    );
+    expect(readers.map((f) => relative(SRC, f))).toEqual([]);
   });
 });
