@@ -1,6 +1,7 @@
+import type { SpecDef } from '../content/index.js';
 import type { AttributeSchema, Category, ProductType } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
-import { type Db, stmt } from './database.js';
+import { type Db, perConnection, stmt } from './database.js';
 import { nameSortExpr } from './name-keys.js';
 import { condition, containsPattern, readPage } from './page.js';
 
@@ -134,14 +135,8 @@ export function productTypeBySlug(db: Db, slug: string): (ProductType & { schema
   };
 }
 
-export interface SpecDef {
-  key: string;
-  label?: string;
-  type?: string;
-  unit?: string | null;
-  values?: string[];
-  headline?: boolean;
-}
+/** A spec of a product type's attribute schema, as authored (content/schemas.ts is its one definition). */
+export type { SpecDef };
 
 /** The attribute schema of a product type (spec §2.15), from its authored taxonomy entry. */
 export function attributeSchema(db: Db, slug: string): AttributeSchema | null {
@@ -178,13 +173,15 @@ export function attributeSchema(db: Db, slug: string): AttributeSchema | null {
   };
 }
 
-const specCache = new WeakMap<Db, Map<string, SpecDef[]>>();
+const specCache = perConnection<Map<string, SpecDef[]>>();
 
 /** Spec definitions of every product type by type id (labels, units, headline flags), parsed once per snapshot. */
 export function typeSpecs(db: Db): Map<string, SpecDef[]> {
-  let map = specCache.get(db);
-  if (map) return map;
-  map = new Map();
+  return specCache(db, 'all', readTypeSpecs);
+}
+
+function readTypeSpecs(db: Db): Map<string, SpecDef[]> {
+  const map = new Map<string, SpecDef[]>();
   for (const row of stmt(db, 'SELECT id, schema_json FROM product_types').all() as {
     id: string;
     schema_json: string;
@@ -195,6 +192,5 @@ export function typeSpecs(db: Db): Map<string, SpecDef[]> {
       map.set(row.id, []);
     }
   }
-  specCache.set(db, map);
   return map;
 }

@@ -1,4 +1,5 @@
 import { modelKey } from '../../identifiers/index.js';
+import { DisjointSets } from '../../util/index.js';
 import type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup } from '../resolve/index.js';
 
 export type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup };
@@ -11,14 +12,8 @@ export type Resolver = (records: ResolveRecord[]) => ResolveResult;
  * item_group_id within a retailer.
  */
 export const resolveByIdentifiers: Resolver = (records) => {
-  const parent = records.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
+  const sets = new DisjointSets(records.length);
+  const find = (i: number) => sets.find(i);
   const sources = records.map((r) => new Set([r.source]));
   const union = (a: number, b: number, sameItem: boolean) => {
     const ra = find(a);
@@ -26,7 +21,7 @@ export const resolveByIdentifiers: Resolver = (records) => {
     if (ra === rb) return;
     const overlap = [...sources[rb]!].some((s) => sources[ra]!.has(s));
     if (overlap && !sameItem) return;
-    parent[rb] = ra;
+    sets.union(rb, ra);
     for (const s of sources[rb]!) sources[ra]!.add(s);
   };
   const byGtin = new Map<string, number>();

@@ -1,13 +1,12 @@
 import type { Db } from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
+import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
 import type { VariantGroup } from './resolver.js';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
 export function writeProducts(
