@@ -46,7 +46,7 @@ export interface SearchEngineOptions {
 
 /**
  * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
- * relevance harness's average over all queries (see docs/api.md), not per query: the built-in
+ * relevance harness's average over all queries (see docs/architecture.md), not per query: the built-in
  * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
  * a full vote only where few products match every word was measured and was worse.
  */
