@@ -1,10 +1,9 @@
-import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../src/schemas/index.js';
 import { expectError, expectOk } from './helpers/assertions.js';
 import { get } from './helpers/http.js';
+import { stdioTransport } from './helpers/mcp-stdio.js';
 import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 /** From two retailer feeds to an agent: ingest, serve on a free port, call REST and MCP. */
@@ -109,16 +108,7 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
   });
 
   it('an agent calls search_products and lookup_product through the MCP SDK client over stdio', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [resolve(import.meta.dirname, '../bin/shelf-mcp.js')],
-      env: {
-        ...(process.env as Record<string, string>),
-        SHELF_API_URL: served.server.url,
-        SHELF_API_KEY: key,
-      },
-      stderr: 'pipe',
-    });
+    const transport = stdioTransport(served.server.url, key);
     const client = new Client({ name: 'e2e-test', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { TOOL_NAMES } from '../src/mcp/index.js';
 import { expectError } from './helpers/assertions.js';
 import { fixtureCatalog } from './helpers/fixture-catalog.js';
+import { stdioTransport } from './helpers/mcp-stdio.js';
 import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 type Text = { type: string; text: string }[];
@@ -24,20 +24,7 @@ describe('MCP transports', () => {
   });
 
   const transports: [string, () => Transport][] = [
-    [
-      'stdio (npx shelf-mcp)',
-      () =>
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [resolve(import.meta.dirname, '../bin/shelf-mcp.js')],
-          env: {
-            ...(process.env as Record<string, string>),
-            SHELF_API_URL: served.server.url,
-            SHELF_API_KEY: key,
-          },
-          stderr: 'pipe',
-        }),
-    ],
+    ['stdio (npx shelf-mcp)', () => stdioTransport(served.server.url, key)],
     [
       'Streamable HTTP /mcp with X-API-Key',
       () =>
