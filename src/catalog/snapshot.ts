@@ -187,11 +187,12 @@ export function publishSnapshot(
   options: { keep?: number } = {},
 ): string {
   verifySnapshot(buildingPath, expected);
+  // read (or adopt) the manifest before the new file takes a snapshot's name
+  const manifest = readManifest(dataDir);
   const id = stamp();
   const file = `catalog-${id}.db`;
   const path = join(catalogDir(dataDir), file);
   renameSync(buildingPath, path);
-  const manifest = readManifest(dataDir);
   manifest.push({
     id,
     file,
@@ -226,7 +227,8 @@ export function rollbackSnapshot(dataDir: string, id?: string): SnapshotListing 
   const list = listSnapshots(dataDir);
   let target: SnapshotListing | undefined;
   if (id) {
-    const hits = list.filter((e) => e.id === id || e.file === id || e.id.startsWith(id));
+    const exact = list.filter((e) => e.id === id || e.file === id);
+    const hits = exact.length > 0 ? exact : list.filter((e) => e.id.startsWith(id));
     if (hits.length > 1)
       throw new SnapshotError(`"${id}" names ${hits.length} snapshots: give more of the id`);
     target = hits[0];
