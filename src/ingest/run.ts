@@ -290,6 +290,10 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
       if (fresh.has(f.retailer)) f.gone = gone.filter((l) => l.retailer === f.retailer).length;
   }
 
+  // one canonical order, whatever the order of the feeds on the command line and whichever
+  // retailers came fresh or carried: resolution and id assignment see the same input for the
+  // same listings, so ids, offers and groups do not depend on how a run was invoked
+  listings.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const previous = readPrevious(previousPath);
   const path = newSnapshotPath(options.dataDir);
   const db = openWritable(path);
