@@ -26,14 +26,15 @@ export function readPrevious(path: string | null): PreviousCatalog {
   try {
     db = openReadOnly(path);
     const prev: PreviousCatalog = { ...empty, path };
-    const listingTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
-      ? 'retailer_listings'
-      : 'offers';
-    for (const r of db
-      .prepare(
-        `SELECT r.slug, o.retailer_item_id, o.product_id FROM ${listingTable} o JOIN retailers r ON r.id = o.retailer_id`,
-      )
-      .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
+    // snapshots before retailer_listings knew their listings only through their offers
+    const listings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
+      ? 'SELECT r.slug, o.retailer_item_id, o.product_id FROM retailer_listings o JOIN retailers r ON r.id = o.retailer_id'
+      : 'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id';
+    for (const r of db.prepare(listings).iterate() as Iterable<{
+      slug: string;
+      retailer_item_id: string;
+      product_id: string;
+    }>) {
       prev.productIdByListing.set(`${r.slug}:${r.retailer_item_id}`, r.product_id);
     }
     for (const r of db.prepare('SELECT gtin14, product_id FROM product_gtins').iterate() as Iterable<{
