@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CATALOG_SCHEMA_VERSION,
   catalogDir,
   currentSnapshotPath,
   listSnapshots,
@@ -52,7 +53,7 @@ describe('catalog snapshot lifecycle', () => {
       products: report.products,
       offers: report.offers,
       visible_products: report.visible_products.after,
-      schema_version: 3,
+      schema_version: CATALOG_SCHEMA_VERSION,
     });
   });
 
@@ -66,7 +67,9 @@ describe('catalog snapshot lifecycle', () => {
     expect(back.current).toBe(true);
     // a newer file time must not matter (a copied or partial file can have one): order comes from the manifest
     utimesSync(published[1]!, new Date('2099-01-01'), new Date('2099-01-01'));
+    writeFileSync(`${published[1]}.some-model.vec`, 'vectors');
     for (const day of ['2026-11-04', '2026-11-05']) published.push((await ingest(day)).snapshot!);
+    expect(existsSync(`${published[1]}.some-model.vec`)).toBe(false);
     const list = listSnapshots(dataDir);
     expect(list.map((e) => join(catalogDir(dataDir), e.file))).toEqual(published.slice(2));
     expect(list.at(-1)?.current).toBe(true);
@@ -89,11 +92,14 @@ describe('catalog snapshot lifecycle', () => {
     writeFileSync(join(dir, partial), Buffer.alloc(16 * 1024, 7));
     writeFileSync(join(dir, `${partial}-journal`), 'journal');
     writeFileSync(join(dir, `CURRENT.${dead}.tmp`), 'catalog-x.db');
+    const vectors = 'catalog-gone.db.text-embedding-3-small.vec';
+    writeFileSync(join(dir, vectors), 'vectors of a pruned snapshot');
+    writeFileSync(join(dir, `${vectors}.tmp-${dead}`), 'half-written vectors');
     // a writer that is still running (this process) keeps its file
     const live = `building-${process.pid}-2026-11-02T00-00-00-000Z-fedcba.db`;
     writeFileSync(join(dir, live), 'in progress');
     expect(sweepPartialSnapshots(dataDir).sort()).toEqual(
-      [partial, `${partial}-journal`, `CURRENT.${dead}.tmp`].sort(),
+      [partial, `${partial}-journal`, `CURRENT.${dead}.tmp`, vectors, `${vectors}.tmp-${dead}`].sort(),
     );
     expect(existsSync(join(dir, live))).toBe(true);
     rmSync(join(dir, live));
@@ -115,8 +121,10 @@ describe('catalog snapshot lifecycle', () => {
     truncateSync(truncated, 64 * 1024);
     expect(() => verifySnapshot(truncated)).toThrow(SnapshotError);
     const old = copy('old.db');
-    new Database(old).pragma('user_version = 2');
-    expect(() => verifySnapshot(old)).toThrow('schema version 2, expected 3');
+    new Database(old).pragma(`user_version = ${CATALOG_SCHEMA_VERSION - 1}`);
+    expect(() => verifySnapshot(old)).toThrow(
+      `schema version ${CATALOG_SCHEMA_VERSION - 1}, expected ${CATALOG_SCHEMA_VERSION}`,
+    );
     const unfinished = copy('unfinished.db');
     new Database(unfinished).exec("DELETE FROM meta WHERE key = 'run_id'");
     expect(() => verifySnapshot(unfinished)).toThrow('no completed ingest run is recorded in it');

@@ -122,11 +122,13 @@ export function sweepPartialSnapshots(dataDir: string): string[] {
   const files = new Set(readdirSync(dir));
   for (const f of files) {
     const building = BUILDING_FILE.exec(f);
-    const temp = /\.(\d+)\.tmp$/.exec(f);
-    const orphanJournal =
-      /^catalog-.*\.db-(journal|wal|shm)$/.test(f) && !files.has(f.replace(/-(journal|wal|shm)$/, ''));
+    // CURRENT.<pid>.tmp, manifest.json.<pid>.tmp, and <snapshot>.<model>.vec.tmp-<pid> (search)
+    const temp = /\.(\d+)\.tmp$/.exec(f) ?? /\.tmp-(\d+)$/.exec(f);
+    // journals and search vectors of a snapshot that is gone
+    const owner = /^(catalog-[\w.-]*?\.db)(-journal|-wal|-shm|\..+\.vec)$/.exec(f)?.[1];
+    const orphan = owner !== undefined && !files.has(owner);
     const pid = building?.[1] ?? temp?.[1];
-    if ((pid !== undefined && !alive(Number(pid))) || orphanJournal) {
+    if ((pid !== undefined && !alive(Number(pid))) || orphan) {
       rmSync(join(dir, f), { force: true });
       removed.push(f);
     }
@@ -250,9 +252,13 @@ function pruneSnapshots(dataDir: string, keep: number): void {
   const manifest = readManifest(dataDir);
   const kept = new Set(manifest.slice(-keep).map((e) => e.file));
   if (current) kept.add(current);
+  const present = readdirSync(dir);
   for (const e of manifest)
     if (!kept.has(e.file))
-      for (const suffix of SIDE_FILES) rmSync(join(dir, e.file + suffix), { force: true });
+      // the snapshot, its journals and the search vectors written beside it
+      for (const f of present)
+        if (f === e.file || f.startsWith(`${e.file}-`) || f.startsWith(`${e.file}.`))
+          rmSync(join(dir, f), { force: true });
   writeManifest(
     dataDir,
     manifest.filter((e) => kept.has(e.file)),
