@@ -223,7 +223,8 @@ export function listSnapshots(dataDir: string): SnapshotListing[] {
 /**
  * Points `CURRENT` back at an earlier published snapshot: the one named by `id` (or a
  * unique start of it), else the one published just before the current one. The snapshot is
- * checked again first. A running server follows within its poll interval, no restart.
+ * checked again first, and the catalog lock taken (an ingest in progress makes this fail
+ * with a clear message). A running server follows within its poll interval, no restart.
  */
 export function rollbackSnapshot(dataDir: string, id?: string): SnapshotListing {
   const list = listSnapshots(dataDir);
@@ -242,7 +243,13 @@ export function rollbackSnapshot(dataDir: string, id?: string): SnapshotListing 
   }
   const path = join(catalogDir(dataDir), target.file);
   verifySnapshot(path);
-  pointTo(dataDir, target.file);
+  // not while an ingest runs: it would publish on top of the snapshot it read, undoing this
+  const release = lockCatalog(dataDir);
+  try {
+    pointTo(dataDir, target.file);
+  } finally {
+    release();
+  }
   return { ...target, current: true };
 }
 
