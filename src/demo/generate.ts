@@ -67,6 +67,19 @@ function styleOf(retailer: RetailerDef, index: number, rnd: Random): RetailerSty
   };
 }
 
+/** A short product description: brand, line, type, model and three specs with their units. */
+function describe(p: DemoProduct): string {
+  const facts = Object.entries(p.specs)
+    .slice(0, 3)
+    .map(([key, v]) => {
+      const def = p.type.specs.find((s) => s.key === key);
+      const value = Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
+      return `${def?.label ?? key}: ${value}${typeof v === 'number' && def?.unit ? ` ${def.unit}` : ''}`;
+    });
+  const line = [p.series, p.platform].filter(Boolean).join(' ');
+  return `${p.brand.name}${line ? ` ${line}` : ''} ${p.type.name.toLowerCase()}, model ${p.model}. ${facts.join('; ')}.`;
+}
+
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const tsvCell = (v: string) => v.replace(/[\t\r\n]+/g, ' ');
 
@@ -178,10 +191,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
       writerFor(style).write([
         itemId,
         renderTitle(p, style, rnd),
-        `${p.brand.name} ${p.series} ${p.type.name.toLowerCase()}, model ${p.model}. ${Object.entries(p.specs)
-          .slice(0, 3)
-          .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
-          .join('; ')}.`,
+        describe(p),
         `https://${domain}/p/${itemId}`,
         `https://images.${domain}/${itemId}.jpg`,
         p.discontinued ? '' : `${price.toFixed(2)} USD`,

@@ -1,0 +1,284 @@
+import type { ProductTypeDef, RuleConstraint, SpecDef, SpecRange, SpecRulesDef } from '../content/index.js';
+import type { Random } from './random.js';
+
+export type SpecValue = string | number | boolean | string[];
+type RuleValue = string | number | boolean;
+
+/** A numeric spec without a real-world range: the demo cannot draw it (data/README.md). */
+export class MissingRangeError extends Error {
+  constructor(type: string, spec: string) {
+    super(
+      `${type}.${spec}: numeric spec has no range in data/taxonomy (the demo draws every number from it)`,
+    );
+    this.name = 'MissingRangeError';
+  }
+}
+
+/** Decimals a step is quoted in: 0.5 → 1, 1 → 0, 0.25 → 2. */
+const decimalsOf = (n: number) => {
+  const s = String(n);
+  return s.includes('e-') ? Number(s.split('e-')[1]) : (s.split('.')[1]?.length ?? 0);
+};
+
+/** The step of a range: its own, else the finest precision its bounds are written in. */
+export const stepOf = (r: SpecRange): number =>
+  r.step ?? 10 ** -Math.max(decimalsOf(r.min), decimalsOf(r.max), decimalsOf(r.typical));
+
+/** A range narrowed by a rule's constraint; null when nothing real is left. */
+export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange | null {
+  const allowed =
+    typeof c === 'object' ? c.values?.filter((v): v is number => typeof v === 'number') : [c as number];
+  const min = Math.max(r.min, typeof c === 'object' ? (c.min ?? r.min) : (c as number));
+  const max = Math.min(r.max, typeof c === 'object' ? (c.max ?? r.max) : (c as number));
+  if (min > max) return null;
+  let values = r.values;
+  let weights = r.weights;
+  if (values) {
+    const keep = values.map((v) => v >= min && v <= max && (!allowed?.length || allowed.includes(v)));
+    weights = weights?.filter((_, i) => keep[i]);
+    values = values.filter((_, i) => keep[i]);
+    if (values.length === 0) return null;
+  } else if (allowed?.length) {
+    values = allowed.filter((v) => v >= min && v <= max);
+    weights = undefined;
+    if (values.length === 0) return null;
+  }
+  return { ...r, min, max, typical: Math.min(max, Math.max(min, r.typical)), values, weights };
+}
+
+/**
+ * The value at quantile `u` of a range's distribution: discrete `values` by their `weights`
+ * (equal when absent), else a triangular distribution over [min, max] peaking at `typical`,
+ * rounded to the range's step and kept inside [min, max]. A quantile (not a fresh draw) lets
+ * related specs share one position: a bigger TV is heavier because both sit at the same u.
+ */
+export function quantile(r: SpecRange, u: number): number {
+  const t = Math.min(1, Math.max(0, u));
+  if (r.values?.length) {
+    const pairs = r.values
+      .map((v, i) => [v, r.weights?.[i] ?? (r.weights ? 0 : 1)] as const)
+      .filter(([, w]) => w > 0)
+      .sort((a, b) => a[0] - b[0]);
+    const list = pairs.length ? pairs : r.values.map((v) => [v, 1] as const);
+    const total = list.reduce((n, [, w]) => n + w, 0);
+    let acc = 0;
+    for (const [v, w] of list) {
+      acc += w;
+      if (t * total <= acc) return v;
+    }
+    return list.at(-1)![0];
+  }
+  const { min: a, max: b } = r;
+  if (b <= a) return a;
+  const c = Math.min(b, Math.max(a, r.typical));
+  const fc = (c - a) / (b - a);
+  const raw = t < fc ? a + Math.sqrt(t * (b - a) * (c - a)) : b - Math.sqrt((1 - t) * (b - a) * (b - c));
+  const step = stepOf(r);
+  let v = Math.round(raw / step) * step;
+  if (v > b) v -= step;
+  if (v < a) v += step;
+  return Number(Math.min(b, Math.max(a, v)).toFixed(decimalsOf(step)));
+}
+
+/** Whether a value meets a rule's condition or constraint (null: the spec is absent). */
+export function satisfies(value: SpecValue | undefined, c: RuleConstraint | RuleValue | null): boolean {
+  if (c === null) return value === undefined;
+  if (value === undefined) return false;
+  if (typeof c !== 'object') return Array.isArray(value) ? value.includes(String(c)) : value === c;
+  if (c.values && !c.values.some((v) => (Array.isArray(value) ? value.includes(String(v)) : value === v)))
+    return false;
+  if (typeof value === 'number') {
+    if (c.min !== undefined && value < c.min) return false;
+    if (c.max !== undefined && value > c.max) return false;
+  } else if (c.min !== undefined || c.max !== undefined) return false;
+  return true;
+}
+
+export const matches = (
+  specs: Record<string, SpecValue>,
+  when: Record<string, RuleConstraint | RuleValue | null>,
+) => Object.entries(when).every(([k, c]) => satisfies(specs[k], c));
+
+/** Drivers of a spec's position: another numeric spec or the product's quality. */
+const QUALITY = 'quality';
+
+/**
+ * Draws the specs of one product of `type`: every number from its range (an error when it has
+ * none), enums and lists from their values, booleans by the product's quality, then applies the
+ * type's rules until every `when` → `then` holds. `fixed` values (a battery platform's voltage,
+ * the variant's own values) are kept as given.
+ */
+export function drawSpecs(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  rnd: Random,
+  quality: number,
+  fixed: Record<string, SpecValue> = {},
+): Record<string, SpecValue> {
+  const specs: Record<string, SpecValue> = {};
+  const byKey = new Map(type.specs.map((s) => [s.key, s]));
+  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  for (const rel of rules?.relations ?? []) {
+    const driver = rel.increases_with ?? rel.decreases_with;
+    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+  }
+  // positions of numeric specs in their distributions, shared along relations
+  const position = new Map<string, number>([[QUALITY, quality]]);
+  const positionOf = (key: string, depth = 0): number => {
+    const known = position.get(key);
+    if (known !== undefined) return known;
+    const rel = driverOf.get(key);
+    let u = rnd.next();
+    if (rel && depth < 8) {
+      const d = positionOf(rel.driver, depth + 1);
+      u = Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (rnd.next() - 0.5) * 0.2));
+    }
+    position.set(key, u);
+    return u;
+  };
+  const fixedKeys = new Set(Object.keys(fixed));
+  for (const [k, v] of Object.entries(fixed)) {
+    specs[k] = v;
+    const def = byKey.get(k);
+    if (typeof v === 'number' && def?.range) position.set(k, positionInRange(def.range, v));
+  }
+  const drawNumber = (spec: SpecDef, range: SpecRange) => quantile(range, positionOf(spec.key));
+  for (const spec of type.specs) {
+    if (fixedKeys.has(spec.key)) continue;
+    const v = drawOne(type, spec, rnd, quality, drawNumber);
+    if (v !== null) specs[spec.key] = v;
+  }
+  // rules: re-draw a spec that breaks a rule whose condition holds, inside what the rule allows
+  for (let pass = 0; pass < 4; pass++) {
+    let changed = false;
+    for (const rule of rules?.rules ?? []) {
+      if (!matches(specs, rule.when)) continue;
+      for (const [key, c] of Object.entries(rule.then)) {
+        if (c === null) {
+          if (key in specs && !fixedKeys.has(key)) {
+            delete specs[key];
+            changed = true;
+          }
+          continue;
+        }
+        if (satisfies(specs[key], c) || fixedKeys.has(key)) continue;
+        const spec = byKey.get(key);
+        if (!spec) continue;
+        const next = constrained(type, spec, c, rnd, specs, rules, drawNumber);
+        if (next !== null) {
+          specs[key] = next;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return specs;
+}
+
+/** Where a value sits in a range (its quantile), so fixed values still drive related specs. */
+function positionInRange(r: SpecRange, v: number): number {
+  if (r.values?.length) {
+    const sorted = [...r.values].sort((a, b) => a - b);
+    const i = sorted.findIndex((x) => x >= v);
+    return (Math.max(0, i) + 0.5) / sorted.length;
+  }
+  return r.max > r.min ? (v - r.min) / (r.max - r.min) : 0.5;
+}
+
+function drawOne(
+  type: ProductTypeDef,
+  spec: SpecDef,
+  rnd: Random,
+  quality: number,
+  drawNumber: (spec: SpecDef, range: SpecRange) => number,
+): SpecValue | null {
+  switch (spec.type) {
+    case 'boolean':
+      return rnd.chance(0.25 + 0.5 * quality);
+    case 'enum':
+      return spec.values?.length ? rnd.pick(spec.values) : null;
+    case 'list':
+      return spec.values?.length
+        ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
+        : null;
+    case 'number':
+      if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
+      return drawNumber(spec, spec.range);
+    default:
+      return null;
+  }
+}
+
+/** A value of `spec` that meets constraint `c` and every other rule that applies to it now. */
+function constrained(
+  type: ProductTypeDef,
+  spec: SpecDef,
+  c: RuleConstraint | RuleValue,
+  rnd: Random,
+  specs: Record<string, SpecValue>,
+  rules: SpecRulesDef | undefined,
+  drawNumber: (spec: SpecDef, range: SpecRange) => number,
+): SpecValue | null {
+  if (spec.type === 'number') {
+    if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
+    let range: SpecRange | null = spec.range;
+    for (const rule of rules?.rules ?? []) {
+      const rc = rule.then[spec.key];
+      if (rc !== undefined && rc !== null && matches(specs, rule.when)) range = narrow(range, rc) ?? range;
+    }
+    const narrowed = narrow(range, c);
+    return narrowed ? drawNumber(spec, narrowed) : null;
+  }
+  if (typeof c !== 'object') return c;
+  if (spec.type === 'list') return (c.values ?? []).map(String).slice(0, 1);
+  const allowed = (c.values ?? spec.values ?? []).filter(
+    (v) => spec.type !== 'enum' || spec.values?.includes(String(v)),
+  );
+  return allowed.length ? rnd.pick(allowed) : null;
+}
+
+const BRAND_TIER: Record<string, number> = { budget: 0.75, 'mid-range': 1, premium: 1.3, luxury: 1.8 };
+
+/** Brand tier as a price factor (budget 0.75 … luxury 1.8). */
+export const tierFactor = (tier: unknown): number => BRAND_TIER[String(tier)] ?? 1;
+
+/**
+ * The list price of a product: the type's typical price times the price rule's factors (each
+ * spec's elasticity against its typical value, each value's factor), the brand tier and the
+ * line's quality, then squeezed monotonically into the type's [low, high] price range so that
+ * an order of raw prices stays the order of list prices.
+ */
+export function listPrice(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  specs: Record<string, SpecValue>,
+  brandFactor: number,
+  quality: number,
+  noise: number,
+): number {
+  const range = type.price_range ?? { low: 40, typical: 200, high: 800 };
+  let raw = range.typical * brandFactor * Math.exp((quality - 0.5) * 0.9) * noise;
+  for (const [key, elasticity] of Object.entries(rules?.price?.increases_with ?? {})) {
+    const v = specs[key];
+    const typical = type.specs.find((s) => s.key === key)?.range?.typical;
+    if (typeof v === 'number' && typical && typical > 0 && v > 0) raw *= (v / typical) ** elasticity;
+  }
+  for (const [key, table] of Object.entries(rules?.price?.factors ?? {})) {
+    const v = specs[key];
+    const values = Array.isArray(v) ? v : v === undefined ? [] : [String(v)];
+    for (const value of values) raw *= table[value] ?? 1;
+  }
+  return Math.round(squeeze(raw, range.low, range.typical, range.high) * 100) / 100;
+}
+
+/** Monotone map of (0, ∞) into (low, high) that leaves prices near `mid` almost unchanged. */
+export function squeeze(x: number, low: number, mid: number, high: number): number {
+  if (!(low < mid && mid < high)) return Math.min(high, Math.max(low, x));
+  const [lx, ll, lm, lh] = [Math.log(x), Math.log(low), Math.log(mid), Math.log(high)];
+  const y =
+    lx >= lm
+      ? lm + (lh - lm) * Math.tanh((lx - lm) / (lh - lm))
+      : lm - (lm - ll) * Math.tanh((lm - lx) / (lm - ll));
+  return Math.exp(y);
+}
