@@ -154,7 +154,12 @@ export const BrandFile = Type.Array(
     lines: Type.Optional(
       Type.Array(
         Type.Object(
-          { name: Text, product_types: Type.Array(Slug, { minItems: 1 }) },
+          {
+            name: Text,
+            product_types: Type.Array(Slug, { minItems: 1 }),
+            /** share of the brand's products of these types in this line; lines without one split the rest */
+            share: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          },
           { additionalProperties: false },
         ),
       ),

@@ -76,11 +76,19 @@ export function variantWords(p: DemoProduct, form: 'inch-mark' | 'abbrev' = 'abb
   });
 }
 
+const SIZE_UNITS = ['in', 'ft', 'cu ft', 'gal', 'qt', 'cups', 'oz', 'GB', 'TB', 'V', 'BTU', 'BTU/h', 'W', 'Ah', 'mAh', 'Wh'];
+const unitRank = (unit: string | null | undefined) => {
+  const i = SIZE_UNITS.indexOf(unit ?? '');
+  return i >= 0 ? i : SIZE_UNITS.length;
+};
+
 /** The type's headline numbers with units ("65"", "24 in.") and headline enum words ("OLED"). */
 function headlines(p: DemoProduct, form: 'inch-mark' | 'abbrev'): { numbers: string[]; words: string[] } {
   const numbers: string[] = [];
   const words: string[] = [];
-  for (const s of p.type.specs) {
+  // sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"); ratings such as dBA come after
+  const specs = [...p.type.specs].sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
+  for (const s of specs) {
     if (!s.headline) continue;
     const v = p.specs[s.key];
     if (s.type === 'number' && typeof v === 'number' && s.unit) numbers.push(titleQuantity(v, s.unit, form));

@@ -80,10 +80,11 @@ function modelNumber(type: ProductTypeDef, brand: BrandDef, scheme: ModelScheme 
 function variantModel(base: string, code: string, scheme: ModelScheme | null): string {
   if (!code) return base;
   if (!scheme) return `${base}${code}`;
+  // the example's trailing letters are usually its color code (GE …RFSS, Samsung …SR)
   const candidates = [
-    `${base}${code}`,
     base.replace(/[A-Z]+$/i, code),
     base.replace(/[A-Z]+$/i, code.slice(0, 1)),
+    `${base}${code}`,
     base.replace(/[A-Z]{2}$/i, code.slice(0, 2).padEnd(2, 'X')),
     base.slice(0, -1) + code.slice(0, 1),
   ];
@@ -159,8 +160,13 @@ function addBaseModel(
   usedModels.add(`${brand.slug}:${base}`);
   // a line's place among the brand's lines for the type sets the product's quality
   const lines = (brand.lines ?? []).filter((l) => l.product_types.includes(type.slug));
-  const lineIndex = lines.length ? rnd.int(0, lines.length - 1) : -1;
-  const quality = lines.length ? (lineIndex + 0.15 + 0.7 * rnd.next()) / lines.length : rnd.next();
+  const lineIndex = pickLine(lines, rnd);
+  const quality =
+    lineIndex >= 0
+      ? (lineIndex + 0.15 + 0.7 * rnd.next()) / lines.length
+      : lines.length
+        ? 0.6 * rnd.next()
+        : rnd.next();
   const series = lines[lineIndex]?.name ?? '';
   const platforms = (brand.battery_platforms ?? []).filter((p) => p.product_types.includes(type.slug));
   const platform = platforms.length ? rnd.pick(platforms) : null;
@@ -215,6 +221,23 @@ function addBaseModel(
       });
     }
   }
+}
+
+/**
+ * Index of the line a new product belongs to, or -1 for none: lines with a `share` take that
+ * share of the brand's products, the others split the rest equally (none when all have one).
+ */
+function pickLine(lines: { share?: number }[], rnd: Random): number {
+  if (!lines.length) return -1;
+  const fixed = lines.reduce((n, l) => n + (l.share ?? 0), 0);
+  const open = lines.filter((l) => l.share === undefined).length;
+  const each = open ? Math.max(0, 1 - fixed) / open : 0;
+  let u = rnd.next();
+  for (const [i, l] of lines.entries()) {
+    u -= l.share ?? each;
+    if (u < 0) return i;
+  }
+  return -1;
 }
 
 /** A variant's numeric dimensions as spec values ("256" → 256 GB) for the price. */
