@@ -76,7 +76,24 @@ export function variantWords(p: DemoProduct, form: 'inch-mark' | 'abbrev' = 'abb
   });
 }
 
-const SIZE_UNITS = ['in', 'ft', 'cu ft', 'gal', 'qt', 'cups', 'oz', 'GB', 'TB', 'V', 'BTU', 'BTU/h', 'W', 'Ah', 'mAh', 'Wh'];
+const SIZE_UNITS = [
+  'in',
+  'ft',
+  'cu ft',
+  'gal',
+  'qt',
+  'cups',
+  'oz',
+  'GB',
+  'TB',
+  'V',
+  'BTU',
+  'BTU/h',
+  'W',
+  'Ah',
+  'mAh',
+  'Wh',
+];
 const unitRank = (unit: string | null | undefined) => {
   const i = SIZE_UNITS.indexOf(unit ?? '');
   return i >= 0 ? i : SIZE_UNITS.length;

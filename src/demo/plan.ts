@@ -77,18 +77,23 @@ function modelNumber(type: ProductTypeDef, brand: BrandDef, scheme: ModelScheme 
  * The model number of one variant: the base with the variant's code, placed where the brand's
  * scheme allows it (appended, else replacing the trailing letters or the last character).
  */
-function variantModel(base: string, code: string, scheme: ModelScheme | null): string {
+function variantModel(base: string, code: string, index: number, scheme: ModelScheme | null): string {
   if (!code) return base;
   if (!scheme) return `${base}${code}`;
-  // the example's trailing letters are usually its color code (GE …RFSS, Samsung …SR)
+  // the example's trailing letters are usually its color code (GE …RFSS, Samsung …SR); some
+  // schemes take a dash suffix (AT-LP120XUSB-BK) or a digit code (TOTO …#01)
   const candidates = [
     base.replace(/[A-Z]+$/i, code),
     base.replace(/[A-Z]+$/i, code.slice(0, 1)),
     `${base}${code}`,
+    `${base}-${code}`,
     base.replace(/[A-Z]{2}$/i, code.slice(0, 2).padEnd(2, 'X')),
     base.slice(0, -1) + code.slice(0, 1),
+    index === 0
+      ? base
+      : base.replace(/(\d)(\D*)$/, (_, d: string, rest: string) => `${(Number(d) + index) % 10}${rest}`),
   ];
-  return candidates.find((c) => c !== base && scheme.regex.test(c)) ?? `${base}${code}`;
+  return candidates.find((c) => (c !== base || index === 0) && scheme.regex.test(c)) ?? `${base}${code}`;
 }
 
 /** Short code of a variant value in model numbers: "Stainless Steel" → SS, "Queen" → QN. */
@@ -124,10 +129,12 @@ export function planProducts(content: Content, rnd: Random, target: number): Dem
   const products: DemoProduct[] = [];
   const usedModels = new Set<string>();
   const rulesOf = new Map(content.specRules.map((r) => [r.product_type, r]));
+  // a brand whose cordless platforms for the type all lie outside the type's voltage range
+  // cannot be shown truthfully: leave it out of that type (see platformsFor)
   const sellers = new Map(
     content.productTypes.map((t) => [
       t.slug,
-      content.brands.filter((b) => b.product_types?.includes(t.slug)),
+      content.brands.filter((b) => b.product_types?.includes(t.slug) && platformsFor(b, t)?.length !== 0),
     ]),
   );
   // one base model per type per round, until the target is reached
@@ -168,7 +175,7 @@ function addBaseModel(
         ? 0.6 * rnd.next()
         : rnd.next();
   const series = lines[lineIndex]?.name ?? '';
-  const platforms = (brand.battery_platforms ?? []).filter((p) => p.product_types.includes(type.slug));
+  const platforms = platformsFor(brand, type) ?? [];
   const platform = platforms.length ? rnd.pick(platforms) : null;
   const fixed: Record<string, SpecValue> = {};
   const specKeys = new Set(type.specs.map((s) => s.key));
@@ -195,9 +202,9 @@ function addBaseModel(
       if (genBase === base || usedModels.has(`${brand.slug}:${genBase}`)) break;
       usedModels.add(`${brand.slug}:${genBase}`);
     }
-    for (const variant of variantCombos(type, variantDims, rnd)) {
+    for (const [index, variant] of variantCombos(type, variantDims, rnd).entries()) {
       const code = Object.values(variant).map(variantCode).join('');
-      const model = variantModel(genBase, code, scheme);
+      const model = variantModel(genBase, code, index, scheme);
       if (model !== genBase && usedModels.has(`${brand.slug}:${model}`)) continue;
       usedModels.add(`${brand.slug}:${model}`);
       const all = { ...specs, ...numericVariant(type, variant) };
@@ -221,6 +228,24 @@ function addBaseModel(
       });
     }
   }
+}
+
+/**
+ * The brand's battery platforms for a type whose voltage the type's `battery_voltage` range
+ * allows; null when the brand has no platform for the type (corded or not cordless).
+ */
+function platformsFor(brand: BrandDef, type: ProductTypeDef) {
+  const covering = (brand.battery_platforms ?? []).filter((p) => p.product_types.includes(type.slug));
+  if (!covering.length) return null;
+  const range = type.specs.find((s) => s.key === 'battery_voltage')?.range;
+  return range
+    ? covering.filter(
+        (p) =>
+          p.voltage >= range.min &&
+          p.voltage <= range.max &&
+          (!range.values || range.values.includes(p.voltage)),
+      )
+    : covering;
 }
 
 /**

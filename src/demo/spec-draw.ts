@@ -104,9 +104,11 @@ const QUALITY = 'quality';
 
 /**
  * Draws the specs of one product of `type`: every number from its range (an error when it has
- * none), enums and lists from their values, booleans by the product's quality, then applies the
- * type's rules until every `when` → `then` holds. `fixed` values (a battery platform's voltage,
- * the variant's own values) are kept as given.
+ * none), enums and lists from their values, booleans by the product's quality, then settles the
+ * type's rules: each number is the quantile of its own position (a random one, or its driver's
+ * position give or take 0.1 along a relation) in its range narrowed by every rule whose
+ * condition holds; a non-number that breaks a rule is re-drawn among what the rule allows.
+ * `fixed` values (a battery platform's voltage) are kept as given.
  */
 export function drawSpecs(
   type: ProductTypeDef,
@@ -122,53 +124,68 @@ export function drawSpecs(
     const driver = rel.increases_with ?? rel.decreases_with;
     if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
   }
-  // positions of numeric specs in their distributions, shared along relations
-  const position = new Map<string, number>([[QUALITY, quality]]);
-  const positionOf = (key: string, depth = 0): number => {
-    const known = position.get(key);
-    if (known !== undefined) return known;
-    const rel = driverOf.get(key);
-    let u = rnd.next();
-    if (rel && depth < 8) {
-      const d = positionOf(rel.driver, depth + 1);
-      u = Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (rnd.next() - 0.5) * 0.2));
-    }
-    position.set(key, u);
-    return u;
-  };
   const fixedKeys = new Set(Object.keys(fixed));
-  for (const [k, v] of Object.entries(fixed)) {
-    specs[k] = v;
-    const def = byKey.get(k);
-    if (typeof v === 'number' && def?.range) position.set(k, positionInRange(def.range, v));
-  }
-  const drawNumber = (spec: SpecDef, range: SpecRange) => quantile(range, positionOf(spec.key));
+  Object.assign(specs, fixed);
+  const numbers = type.specs.filter((s) => s.type === 'number' && !fixedKeys.has(s.key));
+  for (const spec of numbers) if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
+  // one random position and one jitter per number, drawn once so the settling converges
+  const own = new Map(numbers.map((s) => [s.key, rnd.next()]));
+  const jitter = new Map(numbers.map((s) => [s.key, (rnd.next() - 0.5) * 0.2]));
   for (const spec of type.specs) {
-    if (fixedKeys.has(spec.key)) continue;
-    const v = drawOne(type, spec, rnd, quality, drawNumber);
+    if (fixedKeys.has(spec.key) || spec.type === 'number') continue;
+    const v = drawOther(spec, rnd, quality);
     if (v !== null) specs[spec.key] = v;
   }
-  // rules: re-draw a spec that breaks a rule whose condition holds, inside what the rule allows
-  for (let pass = 0; pass < 4; pass++) {
+  const positionOf = (key: string): number => {
+    const rel = driverOf.get(key);
+    if (!rel) return own.get(key) ?? 0.5;
+    let d: number | undefined;
+    if (rel.driver === QUALITY) d = quality;
+    else {
+      const def = byKey.get(rel.driver);
+      const v = specs[rel.driver];
+      if (def?.range && typeof v === 'number') d = cdf(def.range, v);
+    }
+    if (d === undefined) return own.get(key) ?? 0.5;
+    return Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (jitter.get(key) ?? 0)));
+  };
+  const ruleRules = rules?.rules ?? [];
+  for (let pass = 0; pass < 6; pass++) {
     let changed = false;
-    for (const rule of rules?.rules ?? []) {
-      if (!matches(specs, rule.when)) continue;
-      for (const [key, c] of Object.entries(rule.then)) {
-        if (c === null) {
-          if (key in specs && !fixedKeys.has(key)) {
-            delete specs[key];
-            changed = true;
-          }
-          continue;
-        }
-        if (satisfies(specs[key], c) || fixedKeys.has(key)) continue;
-        const spec = byKey.get(key);
-        if (!spec) continue;
-        const next = constrained(type, spec, c, rnd, specs, rules, drawNumber);
-        if (next !== null) {
-          specs[key] = next;
+    for (const spec of numbers) {
+      let range: SpecRange = spec.range!;
+      let absent = false;
+      for (const rule of ruleRules) {
+        const c = rule.then[spec.key];
+        if (c === undefined || !matches(specs, rule.when)) continue;
+        if (c === null) absent = true;
+        else range = narrow(range, c) ?? range;
+      }
+      if (absent) {
+        if (spec.key in specs) {
+          delete specs[spec.key];
           changed = true;
         }
+        continue;
+      }
+      const v = quantile(range, positionOf(spec.key));
+      if (specs[spec.key] !== v) {
+        specs[spec.key] = v;
+        changed = true;
+      }
+    }
+    for (const rule of ruleRules) {
+      if (!matches(specs, rule.when)) continue;
+      for (const [key, c] of Object.entries(rule.then)) {
+        const spec = byKey.get(key);
+        if (!spec || spec.type === 'number' || fixedKeys.has(key) || satisfies(specs[key], c)) continue;
+        if (c === null) delete specs[key];
+        else {
+          const next = allowedValue(spec, c, rnd);
+          if (next === null) continue;
+          specs[key] = next;
+        }
+        changed = true;
       }
     }
     if (!changed) break;
@@ -176,23 +193,30 @@ export function drawSpecs(
   return specs;
 }
 
-/** Where a value sits in a range (its quantile), so fixed values still drive related specs. */
-function positionInRange(r: SpecRange, v: number): number {
+/**
+ * The inverse of `quantile`: where a value sits in its range's distribution (mid-point of its
+ * weight for discrete values), so a driver's final value, not its first draw, moves its followers.
+ */
+export function cdf(r: SpecRange, v: number): number {
   if (r.values?.length) {
-    const sorted = [...r.values].sort((a, b) => a - b);
-    const i = sorted.findIndex((x) => x >= v);
-    return (Math.max(0, i) + 0.5) / sorted.length;
+    const pairs = r.values.map((x, i) => [x, r.weights?.[i] ?? 1] as const).sort((a, b) => a[0] - b[0]);
+    const total = pairs.reduce((n, [, w]) => n + w, 0) || 1;
+    let acc = 0;
+    for (const [x, w] of pairs) {
+      if (x >= v) return (acc + w / 2) / total;
+      acc += w;
+    }
+    return 1;
   }
-  return r.max > r.min ? (v - r.min) / (r.max - r.min) : 0.5;
+  const { min: a, max: b } = r;
+  if (b <= a) return 0.5;
+  const c = Math.min(b, Math.max(a, r.typical));
+  const x = Math.min(b, Math.max(a, v));
+  if (x <= c) return c > a ? (x - a) ** 2 / ((b - a) * (c - a)) : 0;
+  return b > c ? 1 - (b - x) ** 2 / ((b - a) * (b - c)) : 1;
 }
 
-function drawOne(
-  type: ProductTypeDef,
-  spec: SpecDef,
-  rnd: Random,
-  quality: number,
-  drawNumber: (spec: SpecDef, range: SpecRange) => number,
-): SpecValue | null {
+function drawOther(spec: SpecDef, rnd: Random, quality: number): SpecValue | null {
   switch (spec.type) {
     case 'boolean':
       return rnd.chance(0.25 + 0.5 * quality);
@@ -202,40 +226,17 @@ function drawOne(
       return spec.values?.length
         ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
         : null;
-    case 'number':
-      if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
-      return drawNumber(spec, spec.range);
     default:
       return null;
   }
 }
 
-/** A value of `spec` that meets constraint `c` and every other rule that applies to it now. */
-function constrained(
-  type: ProductTypeDef,
-  spec: SpecDef,
-  c: RuleConstraint | RuleValue,
-  rnd: Random,
-  specs: Record<string, SpecValue>,
-  rules: SpecRulesDef | undefined,
-  drawNumber: (spec: SpecDef, range: SpecRange) => number,
-): SpecValue | null {
-  if (spec.type === 'number') {
-    if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
-    let range: SpecRange | null = spec.range;
-    for (const rule of rules?.rules ?? []) {
-      const rc = rule.then[spec.key];
-      if (rc !== undefined && rc !== null && matches(specs, rule.when)) range = narrow(range, rc) ?? range;
-    }
-    const narrowed = narrow(range, c);
-    return narrowed ? drawNumber(spec, narrowed) : null;
-  }
-  if (typeof c !== 'object') return c;
-  if (spec.type === 'list') return (c.values ?? []).map(String).slice(0, 1);
-  const allowed = (c.values ?? spec.values ?? []).filter(
-    (v) => spec.type !== 'enum' || spec.values?.includes(String(v)),
-  );
-  return allowed.length ? rnd.pick(allowed) : null;
+/** A value of a non-numeric spec that meets a rule's constraint. */
+function allowedValue(spec: SpecDef, c: RuleConstraint | RuleValue, rnd: Random): SpecValue | null {
+  if (typeof c !== 'object') return spec.type === 'list' ? [String(c)] : c;
+  const allowed = (c.values ?? []).filter((v) => !spec.values || spec.values.includes(String(v)));
+  if (!allowed.length) return null;
+  return spec.type === 'list' ? [String(rnd.pick(allowed))] : rnd.pick(allowed);
 }
 
 const BRAND_TIER: Record<string, number> = { budget: 0.75, 'mid-range': 1, premium: 1.3, luxury: 1.8 };
