@@ -215,6 +215,7 @@ const RuleConstraint = Type.Object(
     min: Type.Optional(Type.Number()),
     max: Type.Optional(Type.Number()),
     values: Type.Optional(Type.Array(RuleValue, { minItems: 1 })),
+    not: Type.Optional(Type.Array(RuleValue, { minItems: 1 })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -222,8 +223,8 @@ export type RuleConstraint = Static<typeof RuleConstraint>;
 
 /**
  * Specs of one product type that belong together (`taxonomy/spec-rules.json`, see
- * data/README.md): conditional ranges (`when` every named spec matches, `then` each named spec
- * keeps to its constraint), monotone relations between two numeric specs (or a spec and the
+ * data/README.md): conditional ranges (`when` every named spec — or `brand`, the brand slug —
+ * matches, `then` each named spec keeps to its constraint), monotone relations between two numeric specs (or a spec and the
  * product's quality), and what the price follows.
  */
 export const SpecRulesFile = Type.Array(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadContent, type RuleConstraint } from '../content/index.js';
 import { planProducts } from './plan.js';
 import { Random } from './random.js';
-import { matches, narrow, satisfies } from './spec-draw.js';
+import { matches, narrow, satisfies, unsqueeze } from './spec-draw.js';
 
 const content = loadContent();
 const typeOf = new Map(content.productTypes.map((t) => [t.slug, t]));
@@ -48,10 +48,17 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
       seen.add(type.slug);
       const spec = (key: string) => type.specs.find((s) => s.key === key);
       const check = (where: string, key: string, c: RuleConstraint | string | number | boolean | null) => {
+        if (key === 'brand' && where.endsWith('when')) {
+          const slugs = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+          for (const b of slugs)
+            if (!content.brands.some((x) => x.slug === b && x.product_types?.includes(type.slug)))
+              problems.push(`${type.slug} ${where}: brand ${b} does not sell the type`);
+          return;
+        }
         const s = spec(key);
         if (!s) return problems.push(`${type.slug} ${where}: no spec ${key}`);
         if (c === null) return;
-        const values = typeof c === 'object' ? (c.values ?? []) : [c];
+        const values = typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
         if (s.type === 'enum' || s.type === 'list')
           for (const v of values)
             if (!s.values?.includes(String(v)))
@@ -90,7 +97,7 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
 });
 
 describe('planProducts on the real taxonomy', () => {
-  const products = planProducts(content, new Random(42), 12_000);
+  const products = planProducts(content, new Random(42), 30_000);
   const rulesOf = new Map(content.specRules.map((r) => [r.product_type, r]));
 
   it('covers every product type, each from brands that really sell it', () => {
@@ -119,7 +126,7 @@ describe('planProducts on the real taxonomy', () => {
     const broken: string[] = [];
     for (const p of products)
       for (const rule of rulesOf.get(p.type.slug)?.rules ?? [])
-        if (matches(p.specs, rule.when))
+        if (matches({ ...p.specs, brand: p.brand.slug }, rule.when))
           for (const [k, c] of Object.entries(rule.then))
             if (!satisfies(p.specs[k], c))
               broken.push(`${p.key} ${JSON.stringify(rule.when)} → ${k}=${p.specs[k]}`);
@@ -152,6 +159,9 @@ describe('planProducts on the real taxonomy', () => {
     for (const entry of content.specRules)
       for (const [key, elasticity] of Object.entries(entry.price?.increases_with ?? {})) {
         if (Math.abs(elasticity) < 0.5) continue;
+        const followsQuality = (entry.relations ?? []).some(
+          (r) => r.spec === key && (r.increases_with ?? r.decreases_with) === 'quality',
+        );
         // compare products that share brand tier and every value-priced spec
         const strata = new Map<string, [number, number][]>();
         for (const p of products) {
@@ -161,7 +171,18 @@ describe('planProducts on the real taxonomy', () => {
             p.brand.profile?.quality_tier,
             ...Object.keys(entry.price?.factors ?? {}).map((f) => p.specs[f]),
           ]);
-          strata.set(k, [...(strata.get(k) ?? []), [v, p.listPrice]]);
+          // the other priced specs' and the line's own effect taken out, so only this spec's effect is left
+          let others = 0;
+          for (const [j, e] of Object.entries(entry.price?.increases_with ?? {})) {
+            const x = p.specs[j];
+            const typical = p.type.specs.find((s) => s.key === j)?.range?.typical;
+            if (j !== key && typeof x === 'number' && x > 0 && typical) others += e * Math.log(x / typical);
+          }
+          // a spec that follows the line's quality carries the line's effect; leave that in
+          const line = followsQuality ? 0 : 0.9 * (p.quality - 0.5);
+          const range = p.type.price_range ?? { low: 40, typical: 200, high: 800 };
+          const raw = unsqueeze(p.listPrice, range.low, range.typical, range.high);
+          strata.set(k, [...(strata.get(k) ?? []), [v, Math.log(raw) - others - line]]);
         }
         let sum = 0;
         let n = 0;

@@ -20,6 +20,8 @@ export interface DemoProduct {
   generation: number;
   variant: Record<string, string>;
   gtin: string;
+  /** place of the product in its brand's range, 0–1 (its line's rank, or drawn): prices and features follow it */
+  quality: number;
   /** list price on the first day of the history */
   listPrice: number;
   /** yearly drift of the price: electronics fall, appliances hold */
@@ -183,7 +185,7 @@ function addBaseModel(
     if (specKeys.has('battery_platform')) fixed.battery_platform = platform.name;
     if (specKeys.has('battery_voltage')) fixed.battery_voltage = platform.voltage;
   }
-  const specs = drawSpecs(type, rules, rnd, quality, fixed);
+  const specs = drawSpecs(type, rules, rnd, quality, fixed, brand.slug);
   for (const dim of type.variant_dimensions) delete specs[dim];
   const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).length > 0);
   const noise = 0.92 + rnd.next() * 0.16;
@@ -219,6 +221,7 @@ function addBaseModel(
         series,
         platform: platform?.name ?? '',
         generation,
+        quality,
         variant,
         gtin: makeGtin(rnd),
         listPrice: Math.max(4.99, price),

@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProductTypeDef, SpecRange, SpecRulesDef } from '../content/index.js';
 import { Random } from './random.js';
-import { drawSpecs, listPrice, MissingRangeError, narrow, quantile, squeeze, stepOf } from './spec-draw.js';
+import {
+  drawSpecs,
+  listPrice,
+  MissingRangeError,
+  narrow,
+  quantile,
+  squeeze,
+  stepOf,
+  unsqueeze,
+} from './spec-draw.js';
 
 const rangeArb = fc
   .record({
@@ -215,6 +224,7 @@ describe('listPrice', () => {
           expect(x).toBeGreaterThanOrEqual(100);
           expect(x).toBeLessThanOrEqual(8000);
           if (a < b) expect(x).toBeLessThanOrEqual(y);
+          if (a > 120 && a < 6000) expect(unsqueeze(x, 100, 700, 8000) / a).toBeCloseTo(1, 3);
         },
       ),
     );

@@ -34,7 +34,13 @@ export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange |
   let values = r.values;
   let weights = r.weights;
   if (values) {
-    const keep = values.map((v) => v >= min && v <= max && (!allowed?.length || allowed.includes(v)));
+    const keep = values.map(
+      (v) =>
+        v >= min &&
+        v <= max &&
+        (!allowed?.length || allowed.includes(v)) &&
+        !(typeof c === 'object' && c.not?.includes(v)),
+    );
     weights = weights?.filter((_, i) => keep[i]);
     values = values.filter((_, i) => keep[i]);
     if (values.length === 0) return null;
@@ -85,8 +91,9 @@ export function satisfies(value: SpecValue | undefined, c: RuleConstraint | Rule
   if (c === null) return value === undefined;
   if (value === undefined) return false;
   if (typeof c !== 'object') return Array.isArray(value) ? value.includes(String(c)) : value === c;
-  if (c.values && !c.values.some((v) => (Array.isArray(value) ? value.includes(String(v)) : value === v)))
-    return false;
+  const has = (v: RuleValue) => (Array.isArray(value) ? value.includes(String(v)) : value === v);
+  if (c.values && !c.values.some(has)) return false;
+  if (c.not?.some(has)) return false;
   if (typeof value === 'number') {
     if (c.min !== undefined && value < c.min) return false;
     if (c.max !== undefined && value > c.max) return false;
@@ -116,8 +123,12 @@ export function drawSpecs(
   rnd: Random,
   quality: number,
   fixed: Record<string, SpecValue> = {},
+  brand = '',
 ): Record<string, SpecValue> {
   const specs: Record<string, SpecValue> = {};
+  // rules may name the brand in `when` (an Apple laptop runs macOS); it is not a spec
+  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) =>
+    matches({ ...specs, brand }, when);
   const byKey = new Map(type.specs.map((s) => [s.key, s]));
   const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
   for (const rel of rules?.relations ?? []) {
@@ -157,7 +168,7 @@ export function drawSpecs(
       let absent = false;
       for (const rule of ruleRules) {
         const c = rule.then[spec.key];
-        if (c === undefined || !matches(specs, rule.when)) continue;
+        if (c === undefined || !holds(rule.when)) continue;
         if (c === null) absent = true;
         else range = narrow(range, c) ?? range;
       }
@@ -175,7 +186,7 @@ export function drawSpecs(
       }
     }
     for (const rule of ruleRules) {
-      if (!matches(specs, rule.when)) continue;
+      if (!holds(rule.when)) continue;
       for (const [key, c] of Object.entries(rule.then)) {
         const spec = byKey.get(key);
         if (!spec || spec.type === 'number' || fixedKeys.has(key) || satisfies(specs[key], c)) continue;
@@ -234,7 +245,9 @@ function drawOther(spec: SpecDef, rnd: Random, quality: number): SpecValue | nul
 /** A value of a non-numeric spec that meets a rule's constraint. */
 function allowedValue(spec: SpecDef, c: RuleConstraint | RuleValue, rnd: Random): SpecValue | null {
   if (typeof c !== 'object') return spec.type === 'list' ? [String(c)] : c;
-  const allowed = (c.values ?? []).filter((v) => !spec.values || spec.values.includes(String(v)));
+  const allowed = (c.values ?? spec.values ?? []).filter(
+    (v) => (!spec.values || spec.values.includes(String(v))) && !c.not?.includes(v),
+  );
   if (!allowed.length) return null;
   return spec.type === 'list' ? [String(rnd.pick(allowed))] : rnd.pick(allowed);
 }
@@ -282,4 +295,14 @@ export function squeeze(x: number, low: number, mid: number, high: number): numb
       ? lm + (lh - lm) * Math.tanh((lx - lm) / (lh - lm))
       : lm - (lm - ll) * Math.tanh((lm - lx) / (lm - ll));
   return Math.exp(y);
+}
+
+/** The inverse of `squeeze`: the raw price a list price came from. */
+export function unsqueeze(y: number, low: number, mid: number, high: number): number {
+  if (!(low < mid && mid < high)) return y;
+  const [ly, ll, lm, lh] = [Math.log(y), Math.log(low), Math.log(mid), Math.log(high)];
+  const t = (v: number) => Math.atanh(Math.min(1 - 1e-12, Math.max(-(1 - 1e-12), v)));
+  return Math.exp(
+    ly >= lm ? lm + (lh - lm) * t((ly - lm) / (lh - lm)) : lm - (lm - ll) * t((lm - ly) / (lm - ll)),
+  );
 }
