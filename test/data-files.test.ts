@@ -76,6 +76,13 @@ describe('data files', () => {
       expect(duplicates(type.specs.map((s) => s.key)), type.slug).toEqual([]);
   });
 
+  it('every numeric spec carries a real-world range (the demo generator draws from it)', () => {
+    const missing = content.productTypes.flatMap((type) =>
+      type.specs.filter((s) => s.type === 'number' && !s.range).map((s) => `${type.slug}.${s.key}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('spec ranges are consistent: min ≤ typical ≤ max, values inside with one weight each, step divides them', () => {
     const problems: string[] = [];
     for (const type of content.productTypes)
