@@ -55,6 +55,17 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
               problems.push(`${type.slug} ${where}: brand ${b} does not sell the type`);
           return;
         }
+        if (key === 'series' && where.endsWith('when')) {
+          const names = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+          for (const n of names)
+            if (
+              !content.brands.some((b) =>
+                b.lines?.some((l) => l.name === n && l.product_types.includes(type.slug)),
+              )
+            )
+              problems.push(`${type.slug} ${where}: no brand has a ${n} line of the type`);
+          return;
+        }
         const s = spec(key);
         if (!s) return problems.push(`${type.slug} ${where}: no spec ${key}`);
         if (c === null) return;
@@ -126,7 +137,7 @@ describe('planProducts on the real taxonomy', () => {
     const broken: string[] = [];
     for (const p of products)
       for (const rule of rulesOf.get(p.type.slug)?.rules ?? [])
-        if (matches({ ...p.specs, brand: p.brand.slug }, rule.when))
+        if (matches({ ...p.specs, brand: p.brand.slug, series: p.series }, rule.when))
           for (const [k, c] of Object.entries(rule.then))
             if (!satisfies(p.specs[k], c))
               broken.push(`${p.key} ${JSON.stringify(rule.when)} → ${k}=${p.specs[k]}`);
@@ -200,6 +211,25 @@ describe('planProducts on the real taxonomy', () => {
           weak.push(`${entry.product_type}: price ~ ${key} ρ=${(sum / n).toFixed(2)} over ${n}`);
       }
     expect(weak).toEqual([]);
+  });
+
+  it('prices a 65 in OLED TV above a 43 in LED-LCD TV of the same brand tier', () => {
+    const tvType = content.productTypes.filter((t) => t.slug === 'tv');
+    const tvs = planProducts({ ...content, productTypes: tvType }, new Random(7), 3000);
+    let compared = 0;
+    for (const tier of ['budget', 'mid-range', 'premium', 'luxury']) {
+      const of = tvs.filter((p) => p.brand.profile?.quality_tier === tier);
+      const oled = of.filter(
+        (p) => p.specs.screen_size === 65 && String(p.specs.panel_type).includes('OLED'),
+      );
+      const led = of.filter((p) => p.specs.screen_size === 43 && p.specs.panel_type === 'LED-LCD');
+      if (!oled.length || !led.length) continue;
+      compared++;
+      expect(Math.min(...oled.map((p) => p.listPrice)), tier).toBeGreaterThan(
+        Math.max(...led.map((p) => p.listPrice)),
+      );
+    }
+    expect(compared).toBeGreaterThan(0);
   });
 
   it('puts a series only on its own brand, in a line the brand has for the type', () => {

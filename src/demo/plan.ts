@@ -185,7 +185,7 @@ function addBaseModel(
     if (specKeys.has('battery_platform')) fixed.battery_platform = platform.name;
     if (specKeys.has('battery_voltage')) fixed.battery_voltage = platform.voltage;
   }
-  const specs = drawSpecs(type, rules, rnd, quality, fixed, brand.slug);
+  const specs = drawSpecs(type, rules, rnd, quality, fixed, { brand: brand.slug, series });
   for (const dim of type.variant_dimensions) delete specs[dim];
   const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).length > 0);
   const noise = 0.92 + rnd.next() * 0.16;

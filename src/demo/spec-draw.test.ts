@@ -190,7 +190,7 @@ describe('drawSpecs', () => {
   });
 
   it('keeps fixed values (a battery platform voltage) as given', () => {
-    const s = drawSpecs(dishwasher, rules, new Random(5), 0.5, { width: 24 });
+    const s = drawSpecs(dishwasher, rules, new Random(5), 0.5, { width: 24 }, { brand: 'bosch' });
     expect(s.width).toBe(24);
   });
 });

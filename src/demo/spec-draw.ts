@@ -123,12 +123,13 @@ export function drawSpecs(
   rnd: Random,
   quality: number,
   fixed: Record<string, SpecValue> = {},
-  brand = '',
+  context: { brand?: string; series?: string } = {},
 ): Record<string, SpecValue> {
   const specs: Record<string, SpecValue> = {};
-  // rules may name the brand in `when` (an Apple laptop runs macOS); it is not a spec
+  // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
+  // is an OLED); they are not specs
   const holds = (when: Record<string, RuleConstraint | RuleValue | null>) =>
-    matches({ ...specs, brand }, when);
+    matches({ ...specs, brand: context.brand ?? '', series: context.series ?? '' }, when);
   const byKey = new Map(type.specs.map((s) => [s.key, s]));
   const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
   for (const rel of rules?.relations ?? []) {
