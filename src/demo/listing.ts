@@ -100,19 +100,27 @@ const unitRank = (unit: string | null | undefined) => {
 };
 
 /** The type's headline numbers with units ("65"", "24 in.") and headline enum words ("OLED"). */
-function headlines(p: DemoProduct, form: 'inch-mark' | 'abbrev'): { numbers: string[]; words: string[] } {
+function headlines(
+  p: DemoProduct,
+  form: 'inch-mark' | 'abbrev',
+): { numbers: string[]; words: string[]; details: string[] } {
   const numbers: string[] = [];
+  const details: string[] = [];
   const words: string[] = [];
+  const sized: [boolean, string][] = [];
   // sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"); ratings such as dBA come after
   const specs = [...p.type.specs].sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
   for (const s of specs) {
     if (!s.headline) continue;
     const v = p.specs[s.key];
-    if (s.type === 'number' && typeof v === 'number' && s.unit) numbers.push(titleQuantity(v, s.unit, form));
+    if (s.type === 'number' && typeof v === 'number' && s.unit)
+      sized.push([unitRank(s.unit) < SIZE_UNITS.length, titleQuantity(v, s.unit, form)]);
     else if (s.type === 'enum' && typeof v === 'string' && v !== 'none' && !/^(other|none|n\/a)$/i.test(v))
-      words.push(/[A-Z]/.test(v) ? v : title(v));
+      words.push(/^[a-z][A-Z]/.test(v) ? v : title(v));
   }
-  return { numbers, words };
+  // a size leads the title ("65"", "24 in.", "20V"); run times, areas and ratings only go in details
+  for (const [isSize, text] of sized) (isSize ? numbers : details).push(text);
+  return { numbers, words, details };
 }
 
 /**
@@ -125,7 +133,7 @@ function headlines(p: DemoProduct, form: 'inch-mark' | 'abbrev'): { numbers: str
  */
 export function renderTitle(p: DemoProduct, style: RetailerStyle, rnd: Random): string {
   const form = style.titleStyle === 'brand-first' || style.titleStyle === 'caps' ? 'inch-mark' : 'abbrev';
-  const { numbers, words } = headlines(p, form);
+  const { numbers, words, details: extra } = headlines(p, form);
   const variant = variantWords(p, form);
   const size = numbers[0] ?? '';
   const feature = words[0] ?? '';
@@ -138,7 +146,7 @@ export function renderTitle(p: DemoProduct, style: RetailerStyle, rnd: Random): 
       text = `${line} ${size} ${feature} ${name}${variant.length ? ` in ${variant.join(', ')}` : ''} - ${brand} ${p.model}`;
       break;
     case 'spec-heavy': {
-      const details = [...numbers.slice(0, 3), ...words.slice(0, 2), ...variant];
+      const details = [...[...numbers, ...extra].slice(0, 3), ...words.slice(0, 2), ...variant];
       text = `${brand} ${line} ${name}${details.length ? `, ${details.join(', ')}` : ''} (${p.model})`;
       break;
     }

@@ -76,6 +76,23 @@ function modelNumber(type: ProductTypeDef, brand: BrandDef, scheme: ModelScheme 
 }
 
 /**
+ * A model number that names a line (Weber "Spirit E-310", JBL "Flip 6") names the product's
+ * own line: the example's line word is swapped for the product's when the scheme allows it.
+ */
+function inLine(
+  model: string,
+  series: string,
+  lines: { name: string }[],
+  scheme: ModelScheme | null,
+): string {
+  if (!series || !scheme) return model;
+  const named = lines.find((l) => model.startsWith(l.name));
+  if (!named || named.name === series) return model;
+  const swapped = series + model.slice(named.name.length);
+  return scheme.regex.test(swapped) ? swapped : model;
+}
+
+/**
  * The model number of one variant: the base with the variant's code, placed where the brand's
  * scheme allows it (appended, else replacing the trailing letters or the last character).
  */
@@ -162,11 +179,6 @@ function addBaseModel(
 ): void {
   const brand = rnd.pick(brands);
   const scheme = schemeOf(type, brand);
-  let base = modelNumber(type, brand, scheme, rnd);
-  for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++)
-    base = modelNumber(type, brand, scheme, rnd);
-  if (usedModels.has(`${brand.slug}:${base}`)) return;
-  usedModels.add(`${brand.slug}:${base}`);
   // a line's place among the brand's lines for the type sets the product's quality
   const lines = (brand.lines ?? []).filter((l) => l.product_types.includes(type.slug));
   const lineIndex = pickLine(lines, rnd);
@@ -177,6 +189,11 @@ function addBaseModel(
         ? 0.6 * rnd.next()
         : rnd.next();
   const series = lines[lineIndex]?.name ?? '';
+  const model = () => inLine(modelNumber(type, brand, scheme, rnd), series, lines, scheme);
+  let base = model();
+  for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++) base = model();
+  if (usedModels.has(`${brand.slug}:${base}`)) return;
+  usedModels.add(`${brand.slug}:${base}`);
   const platforms = platformsFor(brand, type) ?? [];
   const platform = platforms.length ? rnd.pick(platforms) : null;
   const fixed: Record<string, SpecValue> = {};

@@ -193,7 +193,11 @@ export function drawSpecs(
         if (!spec || spec.type === 'number' || fixedKeys.has(key) || satisfies(specs[key], c)) continue;
         if (c === null) delete specs[key];
         else {
-          const next = allowedValue(spec, c, rnd);
+          // a value every rule that applies now allows, else one this (earlier, stronger) rule allows
+          const all = ruleRules
+            .filter((r) => r.then[key] !== undefined && r.then[key] !== null && holds(r.when))
+            .map((r) => r.then[key] as RuleConstraint | RuleValue);
+          const next = allowedValue(spec, c, rnd, all);
           if (next === null) continue;
           specs[key] = next;
         }
@@ -244,13 +248,20 @@ function drawOther(spec: SpecDef, rnd: Random, quality: number): SpecValue | nul
 }
 
 /** A value of a non-numeric spec that meets a rule's constraint. */
-function allowedValue(spec: SpecDef, c: RuleConstraint | RuleValue, rnd: Random): SpecValue | null {
+function allowedValue(
+  spec: SpecDef,
+  c: RuleConstraint | RuleValue,
+  rnd: Random,
+  others: (RuleConstraint | RuleValue)[] = [],
+): SpecValue | null {
   if (typeof c !== 'object') return spec.type === 'list' ? [String(c)] : c;
   const allowed = (c.values ?? spec.values ?? []).filter(
     (v) => (!spec.values || spec.values.includes(String(v))) && !c.not?.includes(v),
   );
   if (!allowed.length) return null;
-  return spec.type === 'list' ? [String(rnd.pick(allowed))] : rnd.pick(allowed);
+  const best = allowed.filter((v) => others.every((o) => satisfies(v, o)));
+  const pool = best.length ? best : allowed;
+  return spec.type === 'list' ? [String(rnd.pick(pool))] : rnd.pick(pool);
 }
 
 const BRAND_TIER: Record<string, number> = { budget: 0.75, 'mid-range': 1, premium: 1.3, luxury: 1.8 };
