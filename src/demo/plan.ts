@@ -1,5 +1,5 @@
 import type { BrandDef, Content, ProductTypeDef, SpecRulesDef } from '../content/index.js';
-import { gs1CheckDigit } from '../ingest/normalize/gtin.js';
+import { gs1CheckDigit } from '../identifiers/index.js';
 import type { Random } from './random.js';
 import { drawSpecs, listPrice, type SpecValue, tierFactor } from './spec-draw.js';
 
