@@ -56,6 +56,7 @@ export function titleQuantity(value: number, unit: string, form: 'inch-mark' | '
   if (unit === 'GB' && value >= 1000 && value % 1000 === 0) return `${value / 1000}TB`;
   if (unit === 'in') return form === 'inch-mark' ? `${value}"` : `${value} in.`;
   if (unit === 'cu ft') return `${value} cu. ft.`;
+  if (unit === 'cups') return `${value}-Cup`;
   if (TIGHT_UNITS.has(unit)) return `${value}${unit}`;
   return `${value} ${unit}`;
 }

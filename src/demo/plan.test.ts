@@ -198,7 +198,7 @@ describe('planProducts on the real taxonomy', () => {
         let sum = 0;
         let n = 0;
         for (const pairs of strata.values()) {
-          if (pairs.length < 8) continue;
+          if (pairs.length < 8 || new Set(pairs.map((x) => x[0])).size < 2) continue;
           sum +=
             pairs.length *
             spearman(
@@ -260,6 +260,9 @@ describe('planProducts on the real taxonomy', () => {
         expect(p.specs.battery_voltage, p.key).toBe(platform!.voltage);
       if (p.type.specs.some((s) => s.key === 'battery_platform'))
         expect(p.specs.battery_platform, p.key).toBe(p.platform);
+      // regression: "Milwaukee M18 20" Corded Electric Hedge Trimmer"
+      if (p.specs.power_source !== undefined)
+        expect(String(p.specs.power_source), p.key).toMatch(/cordless|battery/i);
     }
   });
 

@@ -201,6 +201,11 @@ function addBaseModel(
   if (platform) {
     if (specKeys.has('battery_platform')) fixed.battery_platform = platform.name;
     if (specKeys.has('battery_voltage')) fixed.battery_voltage = platform.voltage;
+    // a tool on a battery platform is the cordless kind of its type
+    const cordless = type.specs
+      .find((s) => s.key === 'power_source' && s.type === 'enum')
+      ?.values?.find((v) => /cordless|battery/i.test(v));
+    if (cordless) fixed.power_source = cordless;
   }
   const specs = drawSpecs(type, rules, rnd, quality, fixed, { brand: brand.slug, series });
   for (const dim of type.variant_dimensions) delete specs[dim];
