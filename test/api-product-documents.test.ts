@@ -180,7 +180,7 @@ describe('read models of a demo catalog', () => {
       if (stored.product_group) grouped++;
     }
     expect(grouped).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('product lists read the same from stored documents as built per request', async () => {
     const lists = [
