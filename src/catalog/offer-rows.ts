@@ -1,4 +1,4 @@
-import type { Offer } from '../schemas/index.js';
+import type { Offer, OfferMatch } from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
 import { num, str } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
@@ -8,7 +8,7 @@ export function offersFor(db: Db, productIds: readonly string[]): Map<string, Of
   const out = new Map<string, Offer[]>();
   if (productIds.length === 0) return out;
   const columns = `SELECT product_id, retailer_id, price, original_price, currency, in_stock, availability,
-            retailer_url, last_seen_at FROM offers`;
+            retailer_url, last_seen_at, title, gtin, match_method, match_confidence FROM offers`;
   // one product (single reads, barcodes) is the common case: a plain index lookup; retailer
   // names come from the per-snapshot cache rather than a join
   const rows = (
@@ -33,6 +33,12 @@ export function offersFor(db: Db, productIds: readonly string[]): Map<string, Of
       availability: String(row.availability),
       retailer_url: str(row.retailer_url),
       last_seen_at: String(row.last_seen_at),
+      match: {
+        method: String(row.match_method) as OfferMatch['method'],
+        confidence: Number(row.match_confidence),
+        title: String(row.title),
+        gtin: str(row.gtin),
+      },
     });
     out.set(id, list);
   }

@@ -15,9 +15,12 @@ export {
   type SuffixKind,
   splitModel,
 } from './base-model.js';
+export type { LearnedModel } from './learn.js';
 export { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 export { resolveListings } from './resolve.js';
+export { FEATURES } from './score.js';
 export type {
+  ListingMatch,
   ResolvedProduct,
   ResolveOptions,
   ResolveRecord,
