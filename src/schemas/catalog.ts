@@ -93,6 +93,7 @@ export const Offer = Type.Object({
   availability: Type.String({ description: 'in_stock, out_of_stock, preorder or backorder' }),
   retailer_url: Nullable(Type.String()),
   last_seen_at: Timestamp,
-  match: OfferMatch,
+  /** Null in catalogs built before match evidence was kept (snapshot schema < 4). */
+  match: Nullable(OfferMatch),
 });
 export type Offer = Static<typeof Offer>;
