@@ -6,14 +6,14 @@ import { refsOf } from './ref-cache.js';
 const columnMemo = perConnection<boolean>();
 const offersHaveMatch = (db: Db) =>
   stmt(db, "SELECT 1 FROM pragma_table_info('offers') WHERE name = 'match_method'").get() !== undefined;
-/** Whether the snapshot stores how each offer was matched (schema 4 on). */
+/** Whether the snapshot stores how each offer was matched (schema 5 on). */
 const hasMatchEvidence = (db: Db): boolean => columnMemo(db, 'offers.match_method', offersHaveMatch);
 
 /** Offers of the given products, cheapest in-stock first, keyed by product id. */
 export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
   const out = new Map<string, Offer[]>();
   if (productIds.length === 0) return out;
-  // snapshots built before schema 4 have no match evidence: their offers say `match: null`
+  // snapshots built before schema 5 have no match evidence: their offers say `match: null`
   const evidence = hasMatchEvidence(db)
     ? 'title, gtin, match_method, match_confidence'
     : 'NULL AS match_method';

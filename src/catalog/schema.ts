@@ -2,7 +2,8 @@ import type { Migration } from './database.js';
 import { sql as catalogV1 } from './migrations/001-catalog.js';
 import { sql as readModelsV2 } from './migrations/002-read-models.js';
 import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
-import { sql as offerMatchV4 } from './migrations/004-offer-match.js';
+import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
+import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
 
 export { offersByProductIndex } from './migrations/003-offer-reads.js';
 
@@ -11,6 +12,7 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 1, sql: catalogV1 },
   { version: 2, sql: readModelsV2 },
   { version: 3, sql: offerReadsV3 },
-  { version: 4, sql: offerMatchV4 },
+  { version: 4, sql: nameKeysV4 },
+  { version: 5, sql: offerMatchV5 },
 ];
-export const CATALOG_SCHEMA_VERSION = 4;
+export const CATALOG_SCHEMA_VERSION = 5;

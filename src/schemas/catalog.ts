@@ -93,7 +93,7 @@ export const Offer = Type.Object({
   availability: Type.String({ description: 'in_stock, out_of_stock, preorder or backorder' }),
   retailer_url: Nullable(Type.String()),
   last_seen_at: Timestamp,
-  /** Null in catalogs built before match evidence was kept (snapshot schema < 4). */
+  /** Null in catalogs built before match evidence was kept (snapshot schema < 5). */
   match: Nullable(OfferMatch),
 });
 export type Offer = Static<typeof Offer>;
