@@ -62,15 +62,22 @@ export interface PairConstraints {
  * both ends is o / (1 + o + Σ rivals' o), rivals being the other pairs at either slot: the
  * classic record-linkage posterior under a one-to-one assignment. Overwrites `q`.
  */
-export function compete(q: Float64Array, c: PairConstraints): void {
+export function compete(
+  q: Float64Array,
+  c: PairConstraints,
+  scratch: { odds: Float64Array; slotTotal: Float64Array } | null = null,
+): void {
   const n = q.length;
   const slots = c.slots;
   if (!slots) {
     for (let p = 0; p < n; p++) if (c.nonMatch[p]) q[p] = 0;
     return;
   }
-  const odds = new Float64Array(n);
-  const slotTotal = new Float64Array(c.slotCount);
+  // EM calls this every iteration: reuse the caller's buffers rather than allocate anew
+  const odds = scratch?.odds ?? new Float64Array(n);
+  const slotTotal = scratch?.slotTotal ?? new Float64Array(c.slotCount);
+  odds.fill(0);
+  slotTotal.fill(0);
   for (let p = 0; p < n; p++) {
     if (c.nonMatch[p]) continue;
     const x = Math.min(q[p]!, 1 - 1e-9);
@@ -114,7 +121,11 @@ export function learnMatches(
     total += f.levels;
   }
   const posterior = Float64Array.from(initial);
-  if (constraints) compete(posterior, constraints);
+  const scratch =
+    constraints?.slots != null
+      ? { odds: new Float64Array(n), slotTotal: new Float64Array(constraints.slotCount) }
+      : null;
+  if (constraints) compete(posterior, constraints, scratch);
   if (n === 0) {
     return {
       posterior,
@@ -192,7 +203,7 @@ export function learnMatches(
     // candidate is the partner, and counting after it undercounts the matches (measured:
     // 0.019 against a true 0.047 on Amazon-Google).
     if (constraints) {
-      compete(posterior, constraints);
+      compete(posterior, constraints, scratch);
       change = 0;
       for (let p = 0; p < n; p++) {
         change = Math.max(change, Math.abs(posterior[p]! - previous[p]!));
