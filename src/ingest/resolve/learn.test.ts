@@ -51,7 +51,7 @@ describe('learnMatches', () => {
   });
 
   it('learns that model agreement is evidence for a match and a conflict against', () => {
-    const { levels, truth } = synthetic(20_000, 0.05);
+    const { levels } = synthetic(20_000, 0.05);
     const { model } = learnMatches(levels, roughStart(levels), null);
     const modelWeights = model.weights[1]!;
     expect(modelWeights[2]).toBeGreaterThan(1);

@@ -156,7 +156,8 @@ describe('learned matcher evidence', () => {
       rec('a:3', 'a', 'Bose Acoustimass 5 - AM53BK'),
     ]);
     const methodOf = new Map<string, string>();
-    for (const p of result.products) p.keys.forEach((k, i) => methodOf.set(k, p.matches[i]!.method));
+    for (const p of result.products)
+      for (const [i, k] of p.keys.entries()) methodOf.set(k, p.matches[i]!.method);
     expect(methodOf.get('a:1')).toBe('gtin');
     expect(methodOf.get('b:2')).toBe('model_number');
     expect(methodOf.get('a:3')).toBe('single_listing');
