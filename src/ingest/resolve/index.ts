@@ -18,11 +18,11 @@ export {
   type SuffixKind,
   splitModel,
 } from './base-model.js';
-export type { LearnedModel } from './learn.js';
 export { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 export { resolveListings } from './resolve.js';
 export { FEATURES } from './score.js';
 export type {
+  LearnedModel,
   ListingMatch,
   ResolvedProduct,
   ResolveOptions,

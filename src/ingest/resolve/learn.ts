@@ -21,15 +21,7 @@
  * says nothing about whether two listings are one product.
  */
 import { FEATURES } from './score.js';
-
-/** What EM learned, for the run report and tests. */
-export interface LearnedModel {
-  /** Estimated share of matches among candidate pairs. */
-  matchShare: number;
-  /** log(m/u) per feature level, `weights[feature][level]`; level 0 is always 0. */
-  weights: number[][];
-  iterations: number;
-}
+import type { LearnedModel } from './types.js';
 
 export interface LearnOptions {
   /** Pseudo-pairs per class anchoring the distributions to the first estimate. Default 20. */

@@ -7,9 +7,9 @@ import { candidatePairs } from './blocking.js';
 import { normalizeBrand } from './brand.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
-import { type LearnedModel, learnMatches } from './learn.js';
+import { learnMatches } from './learn.js';
 import { FEATURES, scorePair } from './score.js';
-import type { ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
+import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
 const DEFAULTS: Required<ResolveOptions> = {

@@ -62,7 +62,16 @@ export interface ResolveResult {
   products: ResolvedProduct[];
   groups: VariantGroup[];
   /** What the matcher learned from this batch (null when learning is off). */
-  learned?: import('./learn.js').LearnedModel | null;
+  learned?: LearnedModel | null;
+}
+
+/** What the learned matcher (learn.ts) estimated from one batch, for reports and tests. */
+export interface LearnedModel {
+  /** Estimated share of matches among candidate pairs. */
+  matchShare: number;
+  /** log(m/u) per feature level, `weights[feature][level]`; level 0 is always 0. */
+  weights: number[][];
+  iterations: number;
 }
 
 /** Tuning knobs; every field has a default meant to work on unseen data. */
