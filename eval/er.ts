@@ -10,6 +10,8 @@
  *   npm run eval:er -- --direct   call resolveListings directly instead of the pipeline
  *   npm run eval:er -- --no-demo  skip the demo catalog (scored by default, 35,000 products;
  *                                 --demo-products N for another size)
+ *   npm run eval:er -- --set learn=false,oneToOne=true
+ *                                 resolver options for an ablation, the same for every set
  *
  * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
  * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
@@ -26,7 +28,40 @@ import { type Content, loadContent } from '../src/content/index.js';
 import { generateDemo, scoreAgainstTruth, type TruthScores } from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { slugify } from '../src/ingest/normalize/index.js';
-import { type ResolveRecord, resolveListings } from '../src/ingest/resolve/index.js';
+import {
+  FEATURES,
+  type ResolveOptions,
+  type ResolveRecord,
+  resolveListings,
+} from '../src/ingest/resolve/index.js';
+
+/** Resolver options of this run (`--set`); the defaults when empty. One setting for all sets. */
+let resolveOptions: ResolveOptions = {};
+/** `--explain`: print what the matcher learned on each set. */
+let explain = false;
+const resolver = (records: ResolveRecord[]) => {
+  const result = resolveListings(records, resolveOptions);
+  if (explain && result.learned) {
+    const { matchShare, weights, iterations } = result.learned;
+    console.error(`learned: match share ${matchShare.toFixed(4)} after ${iterations} iterations`);
+    for (const [k, f] of FEATURES.entries())
+      console.error(`  ${f.name.padEnd(12)} ${weights[k]!.map((w) => w.toFixed(2)).join(' ')}`);
+  }
+  return result;
+};
+
+/** Parses `--set a=1,b=false` into resolver options. */
+export function parseResolveOptions(text: string): ResolveOptions {
+  const out: Record<string, number | boolean> = {};
+  for (const part of text.split(',').filter(Boolean)) {
+    const [name, value] = part.split('=');
+    if (!name || value === undefined) throw new Error(`--set expects name=value, got "${part}"`);
+    out[name] = value === 'true' ? true : value === 'false' ? false : Number(value);
+    if (typeof out[name] === 'number' && !Number.isFinite(out[name]))
+      throw new Error(`--set ${name}: not a number`);
+  }
+  return out as ResolveOptions;
+}
 
 /** The fields a benchmark side may map; only id and title are required. */
 const FIELDS = ['id', 'title', 'description', 'brand', 'model', 'category', 'price'] as const;
@@ -138,7 +173,15 @@ export async function resolveThroughIngest(
       writeSideFeed(side, path);
       return { retailer, path };
     });
-    const report = await runIngest({ dataDir: join(dir, 'data'), feeds, content, day: '2026-01-01' });
+    const report = await runIngest({
+      dataDir: join(dir, 'data'),
+      feeds,
+      content,
+      day: '2026-01-01',
+      resolver,
+      // benchmark sides lack prices on many rows; the publish guards are for live feeds
+      force: true,
+    });
     const snapshot = report.published ? currentSnapshotPath(join(dir, 'data')) : null;
     if (!snapshot) throw new Error(`ingest published nothing: ${JSON.stringify(report.feeds)}`);
     const db = openReadOnly(snapshot);
@@ -184,7 +227,7 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
     }
   }
   const byKey = new Map(records.map((r, i) => [r.key, origin[i]!]));
-  return resolveListings(records).products.map((p) => p.keys.map((k) => byKey.get(k)!));
+  return resolveListings(records, resolveOptions).products.map((p) => p.keys.map((k) => byKey.get(k)!));
 }
 
 /** Pairwise precision, recall and F1. */
@@ -242,7 +285,7 @@ async function evaluateDemo(products: number): Promise<TruthScores> {
       historyDays: 0,
       endDay: '2026-11-21',
     });
-    await runIngest({ dataDir: join(work, 'data'), feeds: demo.feeds, content, day: '2026-11-21' });
+    await runIngest({ dataDir: join(work, 'data'), feeds: demo.feeds, content, day: '2026-11-21', resolver });
     return scoreAgainstTruth(join(work, 'data'), demo.truthPath);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -253,6 +296,9 @@ async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
   const direct = argv.includes('--direct');
   const dataFlag = argv.indexOf('--data');
+  explain = argv.includes('--explain');
+  const setFlag = argv.indexOf('--set');
+  if (setFlag >= 0) resolveOptions = parseResolveOptions(argv[setFlag + 1] ?? '');
   // The default is ../shared/data/er relative to the repo root, wherever this runs from.
   const root =
     dataFlag >= 0 && argv[dataFlag + 1]

@@ -106,6 +106,23 @@ describe('REST /v2: every endpoint, parameter and error', () => {
       await call(`/v2/products?model_number=SHPM88Z75N&include_offers=yes&include_signals=1`),
     );
     expect(p?.offers?.length).toBe(2);
+    // both retailers give the same GTIN: each offer says so, with the listing's own title
+    expect(p?.offers?.map((o) => o.match)).toEqual(
+      expect.arrayContaining([
+        {
+          method: 'gtin',
+          confidence: 1,
+          title: 'Bosch 800 Series SHPM88Z75N Dishwasher',
+          gtin: '00825225978428',
+        },
+        {
+          method: 'gtin',
+          confidence: 1,
+          title: 'Bosch SHPM88Z75N 800 Series 24" Dishwasher, Stainless',
+          gtin: '00825225978428',
+        },
+      ]),
+    );
     expect(p?.signals).toEqual({
       price_trend: 'stable',
       avg_30d: 949.99,

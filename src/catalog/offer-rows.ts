@@ -1,14 +1,24 @@
-import type { Offer } from '../schemas/index.js';
-import { type Db, stmt } from './database.js';
+import type { Offer, OfferMatch } from '../schemas/index.js';
+import { type Db, perConnection, stmt } from './database.js';
 import { num, str } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
+
+const columnMemo = perConnection<boolean>();
+const offersHaveMatch = (db: Db) =>
+  stmt(db, "SELECT 1 FROM pragma_table_info('offers') WHERE name = 'match_method'").get() !== undefined;
+/** Whether the snapshot stores how each offer was matched (schema 5 on). */
+const hasMatchEvidence = (db: Db): boolean => columnMemo(db, 'offers.match_method', offersHaveMatch);
 
 /** Offers of the given products, cheapest in-stock first, keyed by product id. */
 export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
   const out = new Map<string, Offer[]>();
   if (productIds.length === 0) return out;
+  // snapshots built before schema 5 have no match evidence: their offers say `match: null`
+  const evidence = hasMatchEvidence(db)
+    ? 'title, gtin, match_method, match_confidence'
+    : 'NULL AS match_method';
   const columns = `SELECT product_id, retailer_id, price, original_price, currency, in_stock, availability,
-            retailer_url, last_seen_at FROM offers`;
+            retailer_url, last_seen_at, ${evidence} FROM offers`;
   // one product (single reads, barcodes) is the common case: a plain index lookup; retailer
   // names come from the per-snapshot cache rather than a join
   const rows = (
@@ -33,6 +43,15 @@ export function offersFor(db: Db, productIds: readonly string[]): Map<string, Of
       availability: String(row.availability),
       retailer_url: str(row.retailer_url),
       last_seen_at: String(row.last_seen_at),
+      match:
+        row.match_method === null
+          ? null
+          : {
+              method: String(row.match_method) as OfferMatch['method'],
+              confidence: Number(row.match_confidence),
+              title: String(row.title),
+              gtin: str(row.gtin),
+            },
     });
     out.set(id, list);
   }

@@ -3,6 +3,7 @@ import { sql as catalogV1 } from './migrations/001-catalog.js';
 import { sql as readModelsV2 } from './migrations/002-read-models.js';
 import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
 import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
+import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
 
 export { offersByProductIndex } from './migrations/003-offer-reads.js';
 
@@ -12,5 +13,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 2, sql: readModelsV2 },
   { version: 3, sql: offerReadsV3 },
   { version: 4, sql: nameKeysV4 },
+  { version: 5, sql: offerMatchV5 },
 ];
-export const CATALOG_SCHEMA_VERSION = 4;
+export const CATALOG_SCHEMA_VERSION = 5;

@@ -54,6 +54,35 @@ export const Retailer = Type.Object({
 });
 export type Retailer = Static<typeof Retailer>;
 
+export const OfferMatch = Type.Object(
+  {
+    method: Type.Union(
+      [
+        Type.Literal('gtin'),
+        Type.Literal('model_number'),
+        Type.Literal('title_similarity'),
+        Type.Literal('single_listing'),
+      ],
+      {
+        description:
+          'The strongest evidence joining this listing to the product: a shared GTIN, a shared manufacturer model number, the learned title/attribute match score, or single_listing when no other listing was merged',
+      },
+    ),
+    confidence: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        'Match probability of that link, learned from the ingested feeds; 1 for gtin and single_listing. Below 0.5 the merge rests on the two listings being each other’s best candidate: treat it with care',
+    }),
+    title: Type.String({ description: "The retailer listing's own title" }),
+    gtin: Nullable(
+      Type.String({ description: "The retailer listing's own GTIN-14, if its feed gave a valid one" }),
+    ),
+  },
+  { description: 'How this offer’s listing was matched to the product (entity resolution evidence)' },
+);
+export type OfferMatch = Static<typeof OfferMatch>;
+
 export const Offer = Type.Object({
   retailer_name: Type.String(),
   retailer_slug: Type.String(),
@@ -64,5 +93,7 @@ export const Offer = Type.Object({
   availability: Type.String({ description: 'in_stock, out_of_stock, preorder or backorder' }),
   retailer_url: Nullable(Type.String()),
   last_seen_at: Timestamp,
+  /** Null in catalogs built before match evidence was kept (snapshot schema < 5). */
+  match: Nullable(OfferMatch),
 });
 export type Offer = Static<typeof Offer>;

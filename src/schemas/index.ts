@@ -1,4 +1,4 @@
-export { Brand, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
+export { Brand, BrandRef, Category, Offer, OfferMatch, ProductType, Retailer } from './catalog.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';

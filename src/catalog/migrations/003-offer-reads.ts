@@ -16,6 +16,6 @@ DROP INDEX offers_product;
 export const offersByProductIndex = `
 CREATE INDEX IF NOT EXISTS offers_product_covering ON offers(
   product_id, retailer_id, price, original_price, currency, in_stock, availability,
-  retailer_url, last_seen_at, id
+  retailer_url, last_seen_at, id, title, gtin, match_method, match_confidence
 );
 `;

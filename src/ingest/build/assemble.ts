@@ -3,6 +3,7 @@ import { argMax, mostCommon } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
 import type { SpecValue } from '../normalize/spec-value.js';
+import type { ListingMatch } from '../resolve/index.js';
 import type { Classification } from './classify.js';
 import type { PreviousCatalog } from './previous.js';
 import type { Reference, TypeInfo } from './reference.js';
@@ -34,6 +35,8 @@ export interface AssembledProduct {
   seriesName: string | null;
   createdAt: string;
   resolverConfidence: number;
+  /** How each listing (by key) was matched to this product; shown on its offer. */
+  matches: Map<string, ListingMatch>;
 }
 
 const majority = mostCommon;
@@ -248,5 +251,6 @@ export function assembleProduct(
     seriesName,
     createdAt: previous.products.get(id)?.created_at ?? ctx.now,
     resolverConfidence: resolved.confidence,
+    matches: new Map(resolved.keys.map((key, i) => [key, resolved.matches[i]!])),
   };
 }

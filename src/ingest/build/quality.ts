@@ -38,14 +38,13 @@ export function scoreQuality(
       : specKeys.filter((k) => validKeys.has(k) && p.specSources[k]?.valid !== false).length /
         specKeys.length;
   const corroborated = Object.values(p.specSources).filter((s) => s.retailers.length > 1).length;
-  const crossValidation =
-    p.listings.length < 2
-      ? 0.5
-      : specKeys.length === 0
-        ? p.gtins.length > 0
-          ? 1
-          : 0.7
-        : corroborated / specKeys.length;
+  // Corroboration across retailers: the specs they agree on, and how sure resolution was
+  // that their listings are one product (the weakest link, as shown on the offers' `match`).
+  const specAgreement =
+    specKeys.length === 0 ? (p.gtins.length > 0 ? 1 : 0.7) : corroborated / specKeys.length;
+  let weakestMatch = 1;
+  for (const m of p.matches.values()) weakestMatch = Math.min(weakestMatch, m.confidence);
+  const crossValidation = p.listings.length < 2 ? 0.5 : 0.5 * specAgreement + 0.5 * weakestMatch;
   const breakdown: QualityBreakdown = {
     completeness: round(completeness),
     validity: round(validity),

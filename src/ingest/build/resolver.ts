@@ -58,6 +58,12 @@ export const resolveByIdentifiers: Resolver = (records) => {
       modelNumber: first.mpn ?? null,
       brand: first.brand ?? null,
       confidence: members.length > 1 ? 0.95 : 1,
+      matches: members.map((m) => {
+        if (members.length < 2) return { method: 'single_listing' as const, confidence: 1 };
+        const gtin = records[m]!.gtin;
+        const byGtin = gtin && members.some((o) => o !== m && records[o]!.gtin === gtin);
+        return { method: byGtin ? ('gtin' as const) : ('model_number' as const), confidence: 0.95 };
+      }),
     });
   }
   const groups = new Map<string, Set<number>>();

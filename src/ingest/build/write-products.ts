@@ -33,7 +33,8 @@ export function writeProducts(
   const insertGtin = db.prepare('INSERT OR IGNORE INTO product_gtins (gtin14, product_id) VALUES (?, ?)');
   const insertOffer =
     db.prepare(`INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, price, original_price, currency,
-    in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+    in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at, gtin, match_method,
+    match_confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
   );
@@ -133,6 +134,9 @@ export function writeProducts(
         o.imageLink,
         ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
         o.carriedFrom?.lastSeenAt ?? ctx.now,
+        o.gtin14,
+        p.matches.get(o.key)?.method ?? 'single_listing',
+        p.matches.get(o.key)?.confidence ?? 1,
       );
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)

@@ -58,3 +58,24 @@ describe('relateModels', () => {
     );
   });
 });
+
+describe('relateModels: two codes of one color family', () => {
+  it('keeps stainless (SS) and silver (SL) finishes of one model apart (Oster OSJU60W432SL/SS)', () => {
+    expect(relateModels('OSJU60W432SL', 'OSJU60W432SS')).toBe('variant');
+  });
+  it('still reads BK and BLK, SS and ST, as one color spelled two ways', () => {
+    expect(relateModels('SRSA212BK', 'SRSA212BLK')).toBe('same');
+    expect(relateModels('DSCW120SLV', 'DSCW120SL')).toBe('same');
+    expect(relateModels('LSC21943SS', 'LSC21943ST')).toBe('same');
+  });
+});
+
+describe('relateModels: suffixes of different kinds', () => {
+  it('keeps a size code and a color code of one base apart (FISM78T50045ST / …MD)', () => {
+    expect(relateModels('FISM78T50045ST', 'FISM78T50045MD')).toBe('variant');
+  });
+  it('still lets one code omit the region the other names', () => {
+    expect(relateModels('UN55D6000SFXZA', 'UN55D6000S')).toBe('compatible');
+    expect(relateModels('HTZ410T', 'HTZ410XAA')).not.toBe('variant');
+  });
+});

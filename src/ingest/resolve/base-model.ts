@@ -17,7 +17,10 @@ const REGION_SUFFIXES = ['FXZA', 'XAA', 'XZA', 'ZA', 'NA', 'US', 'USA', 'UC', 'E
 const COLOR_CODES: Record<string, string[]> = {
   black: ['BLACK', 'BLK', 'BK', 'B', 'K', 'BB', 'SB', 'BL'],
   white: ['WHITE', 'WHT', 'WH', 'W', 'WW', 'AW', 'SW'],
-  silver: ['SILVER', 'SLV', 'SIL', 'SL', 'S', 'SS', 'ST'],
+  silver: ['SILVER', 'SLV', 'SIL', 'SL', 'S'],
+  // Stainless steel is a finish of its own, sold beside silver (`…SS` and `…SL` are two
+  // products); `S` may stand for either.
+  stainless: ['STAINLESS', 'SS', 'ST', 'S'],
   blue: ['BLUE', 'BLU', 'BL', 'L'],
   red: ['RED', 'RD', 'R'],
   pink: ['PINK', 'PNK', 'PK', 'P'],
@@ -153,6 +156,15 @@ export function relateModels(
       const y = pb.suffixes.find((s) => s.kind === x.kind);
       if (y && !y.values.some((v) => x.values.includes(v))) return 'variant';
     }
+    // One naming only a color and the other only a size (`…ST` against `…MD`): two full
+    // codes of different variants, not one code with a part left out. Region codes are
+    // left out of this: retailers drop and add them freely (`HTZ410T` / `HT-Z410/XAA`).
+    const has = (p: ModelParts, kind: SuffixKind) => p.suffixes.some((x) => x.kind === kind);
+    if (
+      (has(pa, 'color') && !has(pa, 'size') && has(pb, 'size') && !has(pb, 'color')) ||
+      (has(pb, 'color') && !has(pb, 'size') && has(pa, 'size') && !has(pa, 'color'))
+    )
+      return 'variant';
     // `SRSA212BK` and `SRSA212BLK` spell the same suffixes differently.
     return pa.suffixes.length === pb.suffixes.length ? 'same' : 'compatible';
   }

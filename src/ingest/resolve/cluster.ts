@@ -17,12 +17,26 @@ export interface Edge {
   probability: number;
   /** The pair carries hard evidence of being different products. */
   conflict: boolean;
+  /** The strongest evidence behind the pair, shown on offers as how they were matched. */
+  method?: MatchMethod;
+}
+
+/** How a listing was joined to its product. */
+export type MatchMethod = 'gtin' | 'model_number' | 'title_similarity' | 'single_listing';
+
+/** The accepted link that joined one record to its cluster. */
+export interface RecordMatch {
+  method: MatchMethod;
+  /** Probability of the strongest accepted link at this record; 1 for a single listing. */
+  confidence: number;
 }
 
 /** Clusters of record indexes with the weakest accepted match probability of each. */
 export interface Clustering {
   clusters: number[][];
   confidence: number[];
+  /** Per record, the strongest accepted link that holds it in its cluster. */
+  matches: RecordMatch[];
 }
 
 /**
@@ -33,6 +47,7 @@ export interface Clustering {
  * @param threshold minimum probability to accept an edge
  * @param mutualThreshold lower bar for an edge that is the best of both of its ends toward
  *   the other's source: mutual best matches are rarely wrong even on weak evidence
+ * @param sameItemMethods why each same-item group is one item (default `gtin`)
  */
 export function clusterRecords(
   sources: readonly string[],
@@ -40,8 +55,17 @@ export function clusterRecords(
   edges: readonly Edge[],
   threshold: number,
   mutualThreshold = threshold,
+  sameItemMethods: readonly MatchMethod[] = [],
 ): Clustering {
   const n = sources.length;
+  const matches: RecordMatch[] = Array.from({ length: n }, () => ({
+    method: 'single_listing',
+    confidence: 1,
+  }));
+  const noteMatch = (x: number, method: MatchMethod, p: number) => {
+    const current = matches[x]!;
+    if (current.method === 'single_listing' || p > current.confidence) matches[x] = { method, confidence: p };
+  };
   const sets = new DisjointSets(n);
   const members = new Map<number, number[]>();
   const sourceSets = new Map<number, Set<string>>();
@@ -63,7 +87,10 @@ export function clusterRecords(
     confidence.delete(small);
   };
 
-  for (const group of sameItem) for (let k = 1; k < group.length; k++) union(group[0]!, group[k]!, 1);
+  sameItem.forEach((group, g) => {
+    for (let k = 1; k < group.length; k++) union(group[0]!, group[k]!, 1);
+    for (const x of group) noteMatch(x, sameItemMethods[g] ?? 'gtin', 1);
+  });
 
   const conflicts = new Set<number>();
   for (const e of edges) if (e.conflict) conflicts.add(Math.min(e.i, e.j) * n + Math.max(e.i, e.j));
@@ -95,6 +122,8 @@ export function clusterRecords(
     const rb = sets.find(e.j);
     if (!canMerge(ra, rb)) return false;
     union(ra, rb, e.probability);
+    noteMatch(e.i, e.method ?? 'title_similarity', e.probability);
+    noteMatch(e.j, e.method ?? 'title_similarity', e.probability);
     return true;
   };
 
@@ -142,5 +171,5 @@ export function clusterRecords(
     else byRoot.set(root, [i]);
   }
   const clusters = [...byRoot.values()];
-  return { clusters, confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1) };
+  return { clusters, confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1), matches };
 }

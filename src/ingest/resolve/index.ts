@@ -3,9 +3,12 @@
  * variant groups. No database, no I/O; deterministic for a given input order.
  *
  * Pipeline (see each module): features (tokens, model numbers, brand, edition facts, TF-IDF
- * title vectors) → blocking on rare title words and codes → a log-odds match score per
- * candidate pair → best-first clustering that keeps one listing per retailer unless two
- * listings are the same item → variant groups by retailer item group and shared base model.
+ * title vectors) → blocking on rare title words and codes → a comparison vector and a fixed
+ * log-odds score per candidate pair → Fellegi–Sunter weights learned from the batch by EM
+ * under one-to-one and hard-conflict constraints (learn.ts), which vet the weak pairs →
+ * best-first clustering that keeps one listing per retailer unless two listings are the same
+ * item, recording how each listing was matched → variant groups by retailer item group and
+ * shared base model. The method and its measurements: docs/ingest.md.
  */
 export {
   baseModel,
@@ -17,7 +20,10 @@ export {
 } from './base-model.js';
 export { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 export { resolveListings } from './resolve.js';
+export { FEATURES } from './score.js';
 export type {
+  LearnedModel,
+  ListingMatch,
   ResolvedProduct,
   ResolveOptions,
   ResolveRecord,

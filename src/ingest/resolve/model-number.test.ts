@@ -74,3 +74,10 @@ describe('normalizeModelNumber', () => {
     );
   });
 });
+
+describe('extractModelNumbers: finish codes after #', () => {
+  it('keeps a # finish code on its model (WST709W#45SB), so two finishes stay two codes', () => {
+    expect(extractModelNumbers('TOTO Toilet Seat WST709W#45SB')).toContain('WST709W45SB');
+    expect(extractModelNumbers('TOTO Toilet Seat WST709W#45SB')).not.toContain('WST709W');
+  });
+});

@@ -94,10 +94,10 @@ export function extractModelNumbers(text: string): string[] {
   // inside a chunk are separators within one code.
   // A short tail after a slash is a variant suffix of the code before it (`DSCW120/P`,
   // `SRSA212/BLK`); keep it attached so color variants stay distinct.
-  const joined = text.replace(
-    /\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g,
-    '$1$2',
-  );
+  // A `#` inside a code joins a finish or color number (`CST214F#01`, `WST709W#45SB`).
+  const joined = text
+    .replace(/\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g, '$1$2')
+    .replace(/\b([A-Za-z0-9-]*\d[A-Za-z0-9-]*)#([A-Za-z0-9]{1,6})\b/g, '$1$2');
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;

@@ -142,6 +142,26 @@ describe('resolveListings', () => {
   });
 
   it('handles an empty batch', () => {
-    expect(resolveListings([])).toEqual({ products: [], groups: [] });
+    expect(resolveListings([])).toMatchObject({ products: [], groups: [] });
+  });
+});
+
+describe('learned matcher evidence', () => {
+  it('says on every listing how it was matched', () => {
+    const result = resolveListings([
+      rec('a:1', 'a', 'Acme Kettle 1.7L', { gtin: '00012345678905' }),
+      rec('b:1', 'b', 'Kettle by Acme', { gtin: '00012345678905' }),
+      rec('a:2', 'a', 'Sony Turntable - PSLX350H'),
+      rec('b:2', 'b', 'Sony PS-LX350H Belt Drive Turntable', { brand: 'Sony' }),
+      rec('a:3', 'a', 'Bose Acoustimass 5 - AM53BK'),
+    ]);
+    const methodOf = new Map<string, string>();
+    for (const p of result.products)
+      for (const [i, k] of p.keys.entries()) methodOf.set(k, p.matches[i]!.method);
+    expect(methodOf.get('a:1')).toBe('gtin');
+    expect(methodOf.get('b:2')).toBe('model_number');
+    expect(methodOf.get('a:3')).toBe('single_listing');
+    for (const p of result.products)
+      for (const m of p.matches) expect(m.confidence).toBeGreaterThanOrEqual(p.keys.length > 1 ? 0 : 1);
   });
 });

@@ -5,10 +5,11 @@
  */
 import { candidatePairs } from './blocking.js';
 import { normalizeBrand } from './brand.js';
-import { clusterRecords, type Edge } from './cluster.js';
+import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
-import { scorePair } from './score.js';
-import type { ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
+import { learnMatches } from './learn.js';
+import { FEATURES, scorePair } from './score.js';
+import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
 const DEFAULTS: Required<ResolveOptions> = {
@@ -17,6 +18,8 @@ const DEFAULTS: Required<ResolveOptions> = {
   maxBlockSize: 100,
   probesPerRecord: 8,
   candidatesPerRecord: 10,
+  learn: true,
+  oneToOne: true,
 };
 
 /**
@@ -24,7 +27,7 @@ const DEFAULTS: Required<ResolveOptions> = {
  * rare model number. Listings of one model that name different colors are variants, not one
  * item; a listing naming no color joins the model's group only when just one color is named.
  */
-function sameItemGroups(corpus: Corpus): number[][] {
+function sameItemGroups(corpus: Corpus): { groups: number[][]; methods: MatchMethod[] } {
   const byGtin = new Map<string, number[]>();
   const byModel = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, key: string, index: number) => {
@@ -39,18 +42,24 @@ function sameItemGroups(corpus: Corpus): number[][] {
     if (f.brand && f.primaryModel && rare)
       push(byModel, `${f.source}\u0000${f.brand}\u0000${f.primaryModel}`, f.index);
   }
-  const groups = [...byGtin.values()];
+  const groups = [...byGtin.values()].filter((g) => g.length > 1);
+  const methods: MatchMethod[] = groups.map(() => 'gtin');
+  const pushModel = (g: number[]) => {
+    if (g.length < 2) return;
+    groups.push(g);
+    methods.push('model_number');
+  };
   for (const members of byModel.values()) {
     if (members.length < 2) continue;
     const byColor = new Map<string, number[]>();
     for (const m of members) push(byColor, [...corpus.features[m]!.colors].sort().join(','), m);
     const uncolored = byColor.get('') ?? [];
     byColor.delete('');
-    if (byColor.size === 0) groups.push(uncolored);
-    else if (byColor.size === 1) groups.push([...[...byColor.values()][0]!, ...uncolored]);
-    else groups.push(...byColor.values());
+    if (byColor.size === 0) pushModel(uncolored);
+    else if (byColor.size === 1) pushModel([...[...byColor.values()][0]!, ...uncolored]);
+    else for (const g of byColor.values()) pushModel(g);
   }
-  return groups.filter((g) => g.length > 1);
+  return { groups, methods };
 }
 
 function mostCommon<T>(values: T[]): T | null {
@@ -76,16 +85,53 @@ function mostCommon<T>(values: T[]): T | null {
 export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
   const opts = { ...DEFAULTS, ...options };
   const corpus = buildCorpus(records);
-  const edges: Edge[] = candidatePairs(corpus, opts).map(([i, j]) => {
+  const pairs = candidatePairs(corpus, opts);
+  const levels = new Uint8Array(pairs.length * FEATURES.length);
+  const initial = new Float64Array(pairs.length);
+  const edges: Edge[] = pairs.map(([i, j], p) => {
     const s = scorePair(records, corpus, i, j);
-    return { i, j, probability: s.probability, conflict: s.conflict };
+    levels.set(s.levels, p * FEATURES.length);
+    initial[p] = s.probability;
+    return { i, j, probability: s.probability, conflict: s.conflict, method: s.method };
   });
-  const { clusters, confidence } = clusterRecords(
+  let learned: LearnedModel | null = null;
+  if (opts.learn) {
+    const sourceOf = corpus.features.map((f) => f.source);
+    const sourceIds = new Map<string, number>();
+    for (const src of sourceOf) if (!sourceIds.has(src)) sourceIds.set(src, sourceIds.size);
+    const slots = new Int32Array(pairs.length * 2);
+    const nonMatch = new Uint8Array(pairs.length);
+    const sourceCount = sourceIds.size;
+    pairs.forEach(([i, j], p) => {
+      slots[2 * p] = i * sourceCount + sourceIds.get(sourceOf[j]!)!;
+      slots[2 * p + 1] = j * sourceCount + sourceIds.get(sourceOf[i]!)!;
+      nonMatch[p] = edges[p]!.conflict ? 1 : 0;
+    });
+    const constraints = {
+      slots: opts.oneToOne ? slots : null,
+      nonMatch,
+      slotCount: records.length * sourceCount,
+    };
+    const result = learnMatches(levels, initial, constraints);
+    learned = result.model;
+    // The fixed scorer proposes, the learned matcher vets: a pair either score accepts keeps
+    // the fixed score (its scale is what the clustering bars are set on); a pair neither
+    // accepts can only go down to the learned posterior, so a weak pair that this batch's
+    // evidence does not support can no longer pass as a mutual best match.
+    edges.forEach((e, p) => {
+      const hand = initial[p]!;
+      const fitted = result.posterior[p]!;
+      e.probability = hand >= opts.threshold || fitted >= opts.threshold ? hand : Math.min(hand, fitted);
+    });
+  }
+  const sameItem = sameItemGroups(corpus);
+  const { clusters, confidence, matches } = clusterRecords(
     corpus.features.map((f) => f.source),
-    sameItemGroups(corpus),
+    sameItem.groups,
     edges,
     opts.threshold,
     opts.mutualBestThreshold,
+    sameItem.methods,
   );
 
   // Show a brand as some feed spelled it, not in its normalized comparison form.
@@ -111,8 +157,12 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
       modelNumber,
       brand: display,
       confidence: Math.round(conf * 1000) / 1000,
+      matches: members.map((m) => {
+        const x = members.length > 1 ? matches[m]! : { method: 'single_listing' as const, confidence: 1 };
+        return { method: x.method, confidence: Math.round(x.confidence * 1000) / 1000 };
+      }),
     });
     return { members, modelNumber, brand: display };
   });
-  return { products, groups: variantGroups(records, forGrouping) };
+  return { products, groups: variantGroups(records, forGrouping), learned };
 }

@@ -36,6 +36,16 @@ export interface ResolvedProduct {
   brand: string | null;
   /** 0..1; the weakest accepted match inside the cluster, 1 for a single listing. */
   confidence: number;
+  /** How each listing (same order as {@link keys}) was joined to the product. */
+  matches: ListingMatch[];
+}
+
+/** How one listing was matched to its product: the evidence shown on its offer. */
+export interface ListingMatch {
+  /** `gtin` and `model_number`: shared identifiers; `title_similarity`: learned score. */
+  method: 'gtin' | 'model_number' | 'title_similarity' | 'single_listing';
+  /** Match probability of the strongest accepted link at this listing (0–1). */
+  confidence: number;
 }
 
 /** Products that are variants (color, size, region, configuration) of one another. */
@@ -51,6 +61,17 @@ export interface VariantGroup {
 export interface ResolveResult {
   products: ResolvedProduct[];
   groups: VariantGroup[];
+  /** What the matcher learned from this batch (null when learning is off). */
+  learned?: LearnedModel | null;
+}
+
+/** What the learned matcher (learn.ts) estimated from one batch, for reports and tests. */
+export interface LearnedModel {
+  /** Estimated share of matches among candidate pairs. */
+  matchShare: number;
+  /** log(m/u) per feature level, `weights[feature][level]`; level 0 is always 0. */
+  weights: number[][];
+  iterations: number;
 }
 
 /** Tuning knobs; every field has a default meant to work on unseen data. */
@@ -68,4 +89,11 @@ export interface ResolveOptions {
   probesPerRecord?: number;
   /** Candidates kept per record before full scoring. Default 10. */
   candidatesPerRecord?: number;
+  /** Learn the match weights from the batch by EM (see learn.ts). Default true. */
+  learn?: boolean;
+  /**
+   * While learning, treat the candidates of one listing toward one retailer as rivals for a
+   * single partner (one-to-one). Default true.
+   */
+  oneToOne?: boolean;
 }
