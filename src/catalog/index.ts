@@ -34,6 +34,8 @@ export {
   observedDailyBest,
   type PriceSeries,
   priceIntelligence,
+  priceVerdict,
+  retailerPriceLines,
   priceSeries,
   signalsFor,
   snapshotDay,

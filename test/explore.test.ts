@@ -1,0 +1,200 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyStore } from '../src/access/index.js';
+import { type RunningServer, startServer } from '../src/api/index.js';
+import { loadConfig } from '../src/config.js';
+import type { PriceIntelligence, Product } from '../src/schemas/index.js';
+import { expectError, expectOk } from './helpers/assertions.js';
+import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { get } from './helpers/http.js';
+
+const CHROMIUM = process.env.SHELF_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts');
+
+/** The explorer page and the embeddable price chart, against a listening server on the fixture catalog. */
+describe('explore: price chart image, verdict and the /explore page', () => {
+  let catalog: FixtureCatalog;
+  let server: RunningServer;
+  let key: string;
+  let productId: string;
+  let retailers: number;
+
+  beforeAll(async () => {
+    catalog = await fixtureCatalog();
+    key = catalog.key('pro');
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
+    );
+    // the product sold by the most retailers: its chart has the most lines
+    const list = expectOk<Product[]>(
+      await get(server.url, '/v2/products?limit=100&include_offers=true', key),
+    );
+    const top = [...list].sort((a, b) => (b.offers?.length ?? 0) - (a.offers?.length ?? 0))[0] as Product;
+    productId = top.id;
+    retailers = new Set(top.offers?.map((o) => o.retailer_name)).size;
+  });
+  afterAll(async () => {
+    await server?.close();
+    catalog?.cleanup();
+  });
+
+  it('price intelligence carries a plain-words verdict', async () => {
+    const data = expectOk<PriceIntelligence>(
+      await get(server.url, `/v2/products/${productId}/prices?days=90`, key),
+    );
+    expect(data.verdict.text.length).toBeGreaterThan(0);
+    expect(data.verdict.window_days).toBe(data.history.length);
+    expect(data.verdict.window_low).toBe(Math.min(...data.history.map((p) => p.price)));
+  });
+
+  it('GET prices.svg answers an SVG with one line per retailer plus the best price, cached on repeat', async () => {
+    const path = `/v2/products/${productId}/prices.svg?days=90&width=640&height=300`;
+    const first = await get(server.url, path, key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    const svg = String(first.body);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="640" height="300"/);
+    expect(svg.match(/class="line retailer"/g)).toHaveLength(retailers);
+    expect(svg.match(/class="line best"/g)).toHaveLength(1);
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await get(server.url, path, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toBe(svg);
+    const notModified = await get(server.url, path, key, { 'if-none-match': String(etag) });
+    expect(notModified.status).toBe(304);
+  });
+
+  it('prices.svg refuses out-of-bounds sizes and windows with a 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['width=10', 'width'],
+      ['height=99999', 'height'],
+      ['days=0', 'days'],
+      ['days=abc', 'days'],
+    ] as const) {
+      const res = await get(server.url, `/v2/products/${productId}/prices.svg?${query}`, key);
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(JSON.stringify(res.body)).toContain(field);
+    }
+    expectError(await get(server.url, `/v2/products/${productId}/prices.svg`, null), 401, 'AUTH_REQUIRED');
+    expectError(
+      await get(server.url, '/v2/products/00000000-0000-4000-8000-000000000000/prices.svg', key),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('a publishable key in ?api_key= works for an <img crossorigin> from its Origin only', async () => {
+    const store = new KeyStore(catalog.dataDir);
+    const publishable = store.create({
+      plan: 'pro',
+      type: 'publishable',
+      env: 'live',
+      allowedOrigins: ['https://shop.example'],
+    }).key;
+    store.close();
+    const path = `/v2/products/${productId}/prices.svg?days=30&api_key=${publishable}`;
+    const ok = await get(server.url, path, null, { origin: 'https://shop.example' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expectError(
+      await get(server.url, path, null, { origin: 'https://elsewhere.example' }),
+      403,
+      'KEY_NOT_ALLOWED',
+    );
+    expectError(await get(server.url, path, null), 403, 'KEY_NOT_ALLOWED');
+  });
+
+  it('serves /explore and its assets without a key, with a same-origin CSP', async () => {
+    for (const [path, type] of [
+      ['/explore', 'text/html'],
+      ['/explore/explore.js', 'text/javascript'],
+      ['/explore/explore.css', 'text/css'],
+    ] as const) {
+      const res = await fetch(new URL(path, server.url));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain(type);
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+  });
+
+  const hasChromium = existsSync(CHROMIUM);
+  if (!hasChromium)
+    console.warn(
+      `explore browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set SHELF_CHROMIUM)`,
+    );
+
+  it.skipIf(!hasChromium)(
+    'in Chromium: search, apply a facet, open a product, switch the chart to 365 days',
+    async () => {
+      const { chromium } = await import('playwright-core');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+        const failures: string[] = [];
+        page.on('pageerror', (error) => failures.push(error.message));
+        await page.goto(`${server.url}/explore#key=${key}`);
+        // the key left the URL for localStorage
+        await page.waitForFunction(() => !location.hash.includes('key='));
+        expect(await page.evaluate(() => localStorage.getItem('shelf.explore.key'))).toBe(key);
+
+        await page.fill('#q', 'dishwasher');
+        await page.waitForFunction(() =>
+          document.querySelector('#result-count')?.textContent?.includes('product'),
+        );
+        const before = await page.locator('#results li').count();
+        expect(before).toBeGreaterThan(0);
+        const brandFacet = page.locator('[data-facet="brand"] button').first();
+        await brandFacet.waitFor();
+        const facetCount = Number((await brandFacet.locator('.count').textContent())?.replace(/\D/g, ''));
+        await brandFacet.click();
+        await page.waitForFunction((n) => document.querySelectorAll('#results li').length === n, facetCount);
+        expect(await brandFacet.getAttribute('aria-pressed')).toBe('true');
+        expect(await page.locator('#search-request pre.curl').textContent()).toContain('/v2/products/search');
+        await page.screenshot({ path: resolve(ARTIFACTS, 'explore-search.png'), fullPage: true });
+
+        // open the product with the most retailers, by keyboard
+        await page.evaluate((id) => {
+          location.hash = `product=${id}`;
+        }, productId);
+        await page.locator('#chart svg').waitFor();
+        await page.locator('#offers tbody tr').first().waitFor();
+        expect(await page.locator('#offers tbody tr').count()).toBe(retailers);
+        await page.locator('button[data-days="365"]').focus();
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(
+          () => document.querySelector('#chart')?.getAttribute('data-days') === '365',
+        );
+        expect(await page.locator('button[data-days="365"]').getAttribute('aria-pressed')).toBe('true');
+        expect(await page.locator('#chart svg path.line.retailer').count()).toBe(retailers);
+        expect(await page.locator('#chart svg path.line.best').count()).toBe(1);
+        expect((await page.locator('#verdict').textContent())?.length).toBeGreaterThan(0);
+        await page.locator('#knowledge').waitFor();
+        await page.screenshot({ path: resolve(ARTIFACTS, 'explore-product.png'), fullPage: true });
+
+        // a phone width: no horizontal scrolling
+        await page.setViewportSize({ width: 375, height: 800 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(1);
+        await page.screenshot({ path: resolve(ARTIFACTS, 'explore-product-phone.png'), fullPage: true });
+        expect(failures).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    120_000,
+  );
+});
