@@ -1,12 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../src/access/index.js';
 import { type RunningServer, startServer } from '../src/api/index.js';
 import { loadConfig } from '../src/config.js';
+import { runIngest } from '../src/ingest/index.js';
 import type { PriceIntelligence, Product } from '../src/schemas/index.js';
 import { expectError, expectOk } from './helpers/assertions.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import {
+  type FixtureCatalog,
+  fixtureCatalog,
+  fixtureContent,
+  fixtureFeeds,
+} from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
 
 const CHROMIUM = process.env.SHELF_CHROMIUM ?? '/usr/bin/chromium';
@@ -22,6 +28,30 @@ describe('explore: price chart image, verdict and the /explore page', () => {
 
   beforeAll(async () => {
     catalog = await fixtureCatalog();
+    // half a year of imported history for the dishwasher both fixture retailers sell, so the
+    // chart has steps and a low, a high and an average that differ
+    const history = join(catalog.dataDir, 'history.csv');
+    const day = (back: number) =>
+      new Date(Date.parse('2026-11-20') - back * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(
+      history,
+      [
+        'retailer,id,date,price,sale_price,availability',
+        `voltmart,VM-100,${day(200)},1049.99,,in stock`,
+        `voltmart,VM-100,${day(120)},899.99,,in stock`,
+        `voltmart,VM-100,${day(60)},979.99,,in stock`,
+        `northgate,NG-1,${day(200)},1099.00,,in stock`,
+        `northgate,NG-1,${day(90)},1049.00,,in stock`,
+      ].join('\n'),
+    );
+    const report = await runIngest({
+      dataDir: catalog.dataDir,
+      feeds: fixtureFeeds(),
+      content: fixtureContent(),
+      day: '2026-11-20',
+      history: [history],
+    });
+    expect(report.published).toBe(true);
     key = catalog.key('pro');
     server = await startServer(
       loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
@@ -41,9 +71,16 @@ describe('explore: price chart image, verdict and the /explore page', () => {
 
   it('price intelligence carries a plain-words verdict', async () => {
     const data = expectOk<PriceIntelligence>(
-      await get(server.url, `/v2/products/${productId}/prices?days=90`, key),
+      await get(server.url, `/v2/products/${productId}/prices?days=365`, key),
     );
-    expect(data.verdict.text.length).toBeGreaterThan(0);
+    // today's best, 949.99: above the 899.99 of 61-120 days ago, below the 30-day average
+    expect(data.verdict).toMatchObject({
+      kind: 'below_average',
+      window_low: 899.99,
+      window_high: 1049.99,
+      near_low: false,
+    });
+    expect(data.verdict.text).toMatch(/^\d+ % below its 30-day average$/);
     expect(data.verdict.window_days).toBe(data.history.length);
     expect(data.verdict.window_low).toBe(Math.min(...data.history.map((p) => p.price)));
   });
@@ -148,36 +185,33 @@ describe('explore: price chart image, verdict and the /explore page', () => {
         page.on('pageerror', (error) => failures.push(error.message));
         await page.goto(`${server.url}/explore#key=${key}`);
         // the key left the URL for localStorage
-        await page.waitForFunction(() => !location.hash.includes('key='));
-        expect(await page.evaluate(() => localStorage.getItem('shelf.explore.key'))).toBe(key);
+        await expect.poll(() => page.evaluate('location.hash')).not.toContain('key=');
+        expect(await page.evaluate("localStorage.getItem('shelf.explore.key')")).toBe(key);
 
         await page.fill('#q', 'dishwasher');
-        await page.waitForFunction(() =>
-          document.querySelector('#result-count')?.textContent?.includes('product'),
-        );
+        await expect.poll(() => page.locator('#result-count').textContent()).toMatch(/\d+ products?/);
         const before = await page.locator('#results li').count();
         expect(before).toBeGreaterThan(0);
         const brandFacet = page.locator('[data-facet="brand"] button').first();
         await brandFacet.waitFor();
         const facetCount = Number((await brandFacet.locator('.count').textContent())?.replace(/\D/g, ''));
         await brandFacet.click();
-        await page.waitForFunction((n) => document.querySelectorAll('#results li').length === n, facetCount);
+        await expect.poll(() => page.locator('#results li').count()).toBe(Math.min(facetCount, 20));
+        await expect
+          .poll(() => page.locator('#result-count').textContent())
+          .toMatch(new RegExp(`^${facetCount} product`));
         expect(await brandFacet.getAttribute('aria-pressed')).toBe('true');
         expect(await page.locator('#search-request pre.curl').textContent()).toContain('/v2/products/search');
         await page.screenshot({ path: resolve(ARTIFACTS, 'explore-search.png'), fullPage: true });
 
         // open the product with the most retailers, by keyboard
-        await page.evaluate((id) => {
-          location.hash = `product=${id}`;
-        }, productId);
+        await page.evaluate(`location.hash = 'product=${productId}'`);
         await page.locator('#chart svg').waitFor();
         await page.locator('#offers tbody tr').first().waitFor();
         expect(await page.locator('#offers tbody tr').count()).toBe(retailers);
         await page.locator('button[data-days="365"]').focus();
         await page.keyboard.press('Enter');
-        await page.waitForFunction(
-          () => document.querySelector('#chart')?.getAttribute('data-days') === '365',
-        );
+        await expect.poll(() => page.locator('#chart').getAttribute('data-days')).toBe('365');
         expect(await page.locator('button[data-days="365"]').getAttribute('aria-pressed')).toBe('true');
         expect(await page.locator('#chart svg path.line.retailer').count()).toBe(retailers);
         expect(await page.locator('#chart svg path.line.best').count()).toBe(1);
@@ -187,7 +221,9 @@ describe('explore: price chart image, verdict and the /explore page', () => {
 
         // a phone width: no horizontal scrolling
         await page.setViewportSize({ width: 375, height: 800 });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = Number(
+          await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+        );
         expect(overflow).toBeLessThanOrEqual(1);
         await page.screenshot({ path: resolve(ARTIFACTS, 'explore-product-phone.png'), fullPage: true });
         expect(failures).toEqual([]);

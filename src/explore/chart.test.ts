@@ -96,3 +96,11 @@ describe('priceChartSvg', () => {
     expect(svg).toContain(escapeXml('A&B "Shop"'));
   });
 });
+
+describe('priceChartSvg marks', () => {
+  it('marks at one price share one label (regression: low, high and average overprinted each other)', () => {
+    const svg = priceChartSvg({ ...base, lines: [], best: [{ date: '2026-11-01', price: 42 }], avg30: 42 });
+    expect([...svg.matchAll(/data-mark="(\w+)"/g)].map((m) => m[1])).toEqual(['high', 'avg30', 'low']);
+    expect(svg).toContain('high = 30-day avg = low $42.00');
+  });
+});

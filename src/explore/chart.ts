@@ -131,22 +131,51 @@ export function priceChartSvg(input: PriceChartInput): string {
     `<text x="${left}" y="${top + plotH + 14}" fill="#555">${new Date(first * DAY_MS).toISOString().slice(0, 10)}</text>`,
     `<text x="${left + plotW}" y="${top + plotH + 14}" text-anchor="end" fill="#555">${input.until.slice(0, 10)}</text>`,
   );
-  const mark = (name: string, value: number | null, text: string, dash: string) => {
-    if (value === null) return;
-    const py = fixed(y(value));
+  // marks at one price share a line and a label ("low = high"); labels closer than a text
+  // line to the one above move down so they never overprint
+  const marks: { names: string[]; texts: string[]; value: number }[] = [];
+  for (const [name, value, text] of [
+    ['high', high, 'high'],
+    ['avg30', avg, '30-day avg'],
+    ['low', low, 'low'],
+  ] as const) {
+    if (value === null) continue;
+    const same = marks.find((m) => Math.abs(m.value - value) < 0.005);
+    if (same) {
+      same.names.push(name);
+      same.texts.push(text);
+    } else marks.push({ names: [name], texts: [text], value });
+  }
+  let lastLabel = Number.NEGATIVE_INFINITY;
+  for (const m of marks) {
+    const py = y(m.value);
+    const labelY = Math.max(py - 3, lastLabel + 12);
+    lastLabel = labelY;
+    for (const name of m.names)
+      out.push(
+        `<line class="mark" data-mark="${name}" x1="${left}" x2="${left + plotW}" y1="${fixed(py)}" y2="${fixed(py)}" stroke="#888" stroke-dasharray="${name === 'avg30' ? '6 3' : '2 3'}"/>`,
+      );
     out.push(
-      `<line class="mark" data-mark="${name}" x1="${left}" x2="${left + plotW}" y1="${py}" y2="${py}" stroke="#888" stroke-dasharray="${dash}"/>`,
-      `<text x="${left + plotW - 4}" y="${fixed(y(value) - 3)}" text-anchor="end" fill="#555">${escapeXml(`${text} ${money(value, currency)}`)}</text>`,
+      `<text x="${left + plotW - 4}" y="${fixed(labelY)}" text-anchor="end" fill="#555">${escapeXml(`${m.texts.join(' = ')} ${money(m.value, currency)}`)}</text>`,
     );
-  };
-  mark('high', high, 'high', '2 3');
-  mark('avg30', avg, '30-day avg', '6 3');
-  mark('low', low, 'low', '2 3');
+  }
   if (prices.length === 0)
     out.push(
       `<text x="${left + plotW / 2}" y="${top + plotH / 2}" text-anchor="middle" fill="#555">no price history in this window</text>`,
     );
 
+  /** A dot on a line's latest price: a line of one day is otherwise too short to see. */
+  const endDot = (points: readonly ChartPoint[], from: number, to: number, color: string) => {
+    const lastPoint = points
+      .filter((p) => {
+        const d = dayNumber(p.date);
+        return d >= from && d <= to;
+      })
+      .at(-1);
+    return lastPoint
+      ? `<circle cx="${fixed(x(to + 1))}" cy="${fixed(y(lastPoint.price))}" r="3" fill="${color}"/>`
+      : '';
+  };
   const legend: { name: string; color: string; best?: boolean }[] = [];
   input.lines.forEach((line, i) => {
     const color = PALETTE[i % PALETTE.length] as string;
@@ -155,12 +184,14 @@ export function priceChartSvg(input: PriceChartInput): string {
     if (d)
       out.push(
         `<path class="line retailer" data-retailer="${escapeXml(line.retailer)}" d="${d}" fill="none" stroke="${color}" stroke-width="1.5"/>`,
+        endDot(line.points, first, last, color),
       );
   });
   const bestPath = stepPath(best, x, y, first, last);
   if (bestPath)
     out.push(
       `<path class="line best" data-retailer="best price" d="${bestPath}" fill="none" stroke="${BEST}" stroke-width="2.5" stroke-dasharray="8 3"/>`,
+      endDot(best, first, last, BEST),
     );
   legend.push({ name: 'best price', color: BEST, best: true });
   const colW = Math.max(80, plotW / 4);

@@ -540,7 +540,7 @@ async function specsPanel(product) {
               'tr',
               {},
               h('th', { scope: 'row' }, a.key.replaceAll('_', ' ')),
-              h('td', {}, `${a.value ?? ''}${a.unit ? ` ${a.unit}` : ''}`),
+              h('td', {}, a.unit && !String(a.value).endsWith(a.unit) ? `${a.value} ${a.unit}` : a.value),
             ),
           ),
         ),
