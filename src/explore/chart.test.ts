@@ -31,9 +31,9 @@ describe('priceChartSvg', () => {
     });
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"')).toBe(true);
     expect(paths(svg).map((m) => [m[1], m[2]])).toEqual([
+      ['best', 'best price'],
       ['retailer', 'Northgate'],
       ['retailer', 'Voltmart'],
-      ['best', 'best price'],
     ]);
     expect([...svg.matchAll(/data-mark="(\w+)"/g)].map((m) => m[1])).toEqual(['high', 'avg30', 'low']);
     expect(svg).toContain('lowest price in 5 days');

@@ -1,5 +1,5 @@
 /**
- * The price chart, drawn as one SVG string: a step line per retailer, the best price on top,
+ * The price chart, drawn as one SVG string: a step line per retailer, the best price as a band beneath them,
  * and the window's low, high and 30-day average as marked horizontal lines. Pure: the same
  * input gives the same bytes, so the API can cache the image and the page can inline it.
  */
@@ -177,6 +177,13 @@ export function priceChartSvg(input: PriceChartInput): string {
       : '';
   };
   const legend: { name: string; color: string; best?: boolean }[] = [];
+  // the best price first, as a broad band: each retailer's line stays visible on top of it
+  const bestPath = stepPath(best, x, y, first, last);
+  if (bestPath)
+    out.push(
+      `<path class="line best" data-retailer="best price" d="${bestPath}" fill="none" stroke="${BEST}" stroke-opacity="0.28" stroke-width="7" stroke-linejoin="round"/>`,
+      endDot(best, first, last, BEST),
+    );
   input.lines.forEach((line, i) => {
     const color = PALETTE[i % PALETTE.length] as string;
     legend.push({ name: line.retailer, color });
@@ -187,19 +194,13 @@ export function priceChartSvg(input: PriceChartInput): string {
         endDot(line.points, first, last, color),
       );
   });
-  const bestPath = stepPath(best, x, y, first, last);
-  if (bestPath)
-    out.push(
-      `<path class="line best" data-retailer="best price" d="${bestPath}" fill="none" stroke="${BEST}" stroke-width="2.5" stroke-dasharray="8 3"/>`,
-      endDot(best, first, last, BEST),
-    );
   legend.push({ name: 'best price', color: BEST, best: true });
   const colW = Math.max(80, plotW / 4);
   legend.forEach((entry, i) => {
     const lx = left + (i % 4) * colW;
     const ly = top + plotH + 30 + Math.floor(i / 4) * 16;
     out.push(
-      `<line x1="${fixed(lx)}" x2="${fixed(lx + 16)}" y1="${ly - 4}" y2="${ly - 4}" stroke="${entry.color}" stroke-width="${entry.best ? 2.5 : 1.5}"${entry.best ? ' stroke-dasharray="8 3"' : ''}/>`,
+      `<line x1="${fixed(lx)}" x2="${fixed(lx + 16)}" y1="${ly - 4}" y2="${ly - 4}" stroke="${entry.color}" stroke-width="${entry.best ? 7 : 1.5}"${entry.best ? ' stroke-opacity="0.28"' : ''}/>`,
       `<text x="${fixed(lx + 20)}" y="${ly}" fill="#333">${escapeXml(entry.name)}</text>`,
     );
   });
