@@ -188,7 +188,32 @@ describe('explore: price chart image, verdict and the /explore page', () => {
         await expect.poll(() => page.evaluate('location.hash')).not.toContain('key=');
         expect(await page.evaluate("localStorage.getItem('shelf.explore.key')")).toBe(key);
 
+        // semantic: the query read as constraints, shown as chips; removing one keeps the others
+        await page.check('input[name="mode"][value="semantic"]');
+        await page.fill('#q', 'bosch dishwasher under $1000');
+        const understood = page.locator('#chips .chip[data-kind="understood"]');
+        await expect.poll(() => understood.count()).toBeGreaterThanOrEqual(3);
+        const chipTexts = await understood.allTextContents();
+        expect(chipTexts.join(' ')).toMatch(/brand: Bosch/);
+        expect(chipTexts.join(' ')).toMatch(/price: under \$1,000\.00/);
+        await page.screenshot({ path: resolve(ARTIFACTS, 'explore-semantic-chips.png'), fullPage: true });
+        await page.locator('#chips .chip', { hasText: 'price' }).getByRole('button').click();
+        await expect
+          .poll(() => page.locator('#chips .chip[data-kind="pinned"]').count())
+          .toBe(chipTexts.length - 1);
+        expect(await page.locator('#chips').textContent()).not.toContain('price');
+        expect(await page.inputValue('#q')).not.toContain('1000');
+
+        await page.check('input[name="mode"][value="keyword"]');
+        const searched = (query: string) =>
+          page.waitForResponse(
+            (r) =>
+              r.url().endsWith('/v2/products/search') &&
+              (r.request().postDataJSON() as { query?: string; filters?: unknown })?.query === query,
+          );
+        const answered = searched('dishwasher');
         await page.fill('#q', 'dishwasher');
+        await answered;
         await expect.poll(() => page.locator('#result-count').textContent()).toMatch(/\d+ products?/);
         const before = await page.locator('#results li').count();
         expect(before).toBeGreaterThan(0);

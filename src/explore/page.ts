@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -24,7 +24,12 @@ const CSP =
  */
 export const explorePlugin = fp(
   async (app: FastifyInstance) => {
-    const dir = new URL('./assets/', import.meta.url);
+    // beside this module when run from source; a compiled dist/explore/ reads the package's src/
+    const dir = [
+      new URL('./assets/', import.meta.url),
+      new URL('../../src/explore/assets/', import.meta.url),
+    ].find((candidate) => existsSync(new URL('index.html', candidate)));
+    if (!dir) throw new Error('src/explore/assets/ is missing: the explorer page cannot be served');
     const files = new Map<string, { body: Buffer; type: string }>();
     for (const [name, type] of Object.entries(ASSETS))
       files.set(name, { body: readFileSync(new URL(name, dir)), type });
