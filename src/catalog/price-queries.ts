@@ -1,9 +1,8 @@
 import type { PriceIntelligence, PriceVerdict, Signals } from '../schemas/index.js';
+import { round2 } from '../util/index.js';
 import { type Db, hasTable, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { refsOf } from './ref-cache.js';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
