@@ -41,9 +41,11 @@ export const priceChartRoutes: FastifyPluginAsyncTypebox = async (app) => {
             description: 'draw the product name and the verdict above the chart',
           }),
         }),
-        produces: ['image/svg+xml'],
         response: {
-          200: Type.String({ description: 'an SVG document (image/svg+xml)' }),
+          200: {
+            description: 'the chart, an SVG document',
+            content: { 'image/svg+xml': { schema: Type.String() } },
+          },
           ...errorResponses,
         },
       },
