@@ -253,6 +253,11 @@ describe('explore: price chart image, verdict and the /explore page', () => {
 
         // a phone width: no horizontal scrolling
         await page.setViewportSize({ width: 375, height: 800 });
+        // the chart is redrawn at the narrower width, not scaled down
+        await expect
+          .poll(async () => Number(await page.locator('#chart').getAttribute('data-width')))
+          .toBeLessThan(400);
+        expect(await page.locator('#chart svg path.line.retailer').count()).toBe(retailers);
         const overflow = Number(
           await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
         );

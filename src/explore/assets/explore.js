@@ -480,7 +480,7 @@ function chartPanel(product) {
   async function load(days) {
     chartDays = days;
     for (const b of buttons) b.setAttribute('aria-pressed', String(Number(b.dataset.days) === days));
-    const width = Math.max(320, Math.min(1000, Math.round(chart.clientWidth || 720)));
+    const width = Math.max(240, Math.min(1000, Math.round(chart.clientWidth || 720)));
     const svgPath = `/v2/products/${product.id}/prices.svg?days=${days}&width=${width}&height=320&title=false`;
     const jsonPath = `/v2/products/${product.id}/prices?days=${days}`;
     chart.setAttribute('aria-busy', 'true');
@@ -489,6 +489,7 @@ function chartPanel(product) {
       const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
       chart.replaceChildren(document.importNode(doc.documentElement, true));
       chart.dataset.days = String(days);
+      chart.dataset.width = String(width);
       const v = prices.data.verdict;
       verdict.textContent = v.text;
       verdict.classList.toggle('good', v.near_low);
@@ -506,6 +507,15 @@ function chartPanel(product) {
       chart.removeAttribute('aria-busy');
     }
   }
+  // the image is drawn at the width it is shown at: redraw when that changes by more than 15 %
+  let resizeTimer = 0;
+  new ResizeObserver(() => {
+    const drawn = Number(chart.dataset.width || 0);
+    const now = chart.clientWidth;
+    if (!drawn || !now || Math.abs(now - drawn) / drawn < 0.15) return;
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => load(chartDays), 200);
+  }).observe(chart);
   const section = panel(
     'Price history',
     'prices',
