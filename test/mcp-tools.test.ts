@@ -300,6 +300,15 @@ describe('MCP tools against the REST contract', () => {
           },
           summary: { min_ever: 799, max_ever: 999, avg_30d: 990, trend: 'falling' },
           history,
+          verdict: {
+            kind: 'below_average',
+            text: '4 % below its 30-day average',
+            window_days: 120,
+            window_low: 799,
+            window_high: 999,
+            vs_avg_30d_percent: -4.04,
+            near_low: false,
+          },
         }),
       }),
     );
@@ -309,7 +318,13 @@ describe('MCP tools against the REST contract', () => {
     expect(points.length).toBeLessThanOrEqual(24);
     expect(Math.min(...points.map((p) => p.price))).toBe(799);
     expect(r.data.retailers).toEqual([{ retailer: 'VoltMart', price: 949.99, in_stock: true, url: null }]);
-    expect(r.text).toContain('now 4% below its 30-day average; 18.9% above the period low');
+    expect(r.text).toContain('verdict: 4 % below its 30-day average; 18.9% above the period low');
+    expect(r.data.verdict).toEqual({
+      kind: 'below_average',
+      text: '4 % below its 30-day average',
+      near_low: false,
+      vs_avg_30d_percent: -4.04,
+    });
   });
 
   it('find_alternatives filters similar products to cheaper ones of other brands and names a newer model', async () => {

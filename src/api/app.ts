@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
+import { explorePlugin } from '../explore/index.js';
 import { createSearchEngine, type SearchEngine } from '../search/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
@@ -15,6 +16,7 @@ import { swaggerPlugin } from './plugins/swagger.js';
 import { catalogTreeRoutes } from './routes/v2/catalog-tree.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { knowledgeRoutes } from './routes/v2/knowledge.js';
+import { priceChartRoutes } from './routes/v2/price-chart.js';
 import { productDetailRoutes } from './routes/v2/product-details.js';
 import { productRoutes } from './routes/v2/products.js';
 import { searchRoutes } from './routes/v2/search.js';
@@ -64,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(catalogPlugin, { provider: options.catalog });
   await app.register(swaggerPlugin);
+  await app.register(explorePlugin);
 
   app.get(
     '/health',
@@ -106,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(productDetailRoutes);
       await v2.register(catalogTreeRoutes);
       await v2.register(knowledgeRoutes);
+      await v2.register(priceChartRoutes);
     },
     { prefix: '/v2' },
   );

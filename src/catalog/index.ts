@@ -46,6 +46,8 @@ export {
   type PriceSeries,
   priceIntelligence,
   priceSeries,
+  priceVerdict,
+  retailerPriceLines,
   signalsFor,
   snapshotDay,
   TREND_THRESHOLD,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillDaily } from './price-queries.js';
+import { fillDaily, priceVerdict } from './price-queries.js';
 
 describe('fillDaily', () => {
   const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
@@ -60,6 +60,97 @@ describe('fillDaily, for any observations', () => {
           );
           const prices = new Set(observations.map((o) => o.price));
           for (const d of days) expect(prices.has(d.price)).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('priceVerdict', () => {
+  const days = (prices: number[]) =>
+    prices.map((price, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, price }));
+
+  it('says "lowest price in N days" when the current price is the window low and the history covers the window', () => {
+    const history = days([...Array(30).fill(120), 100]).slice(-30);
+    const v = priceVerdict(100, history, 118, 30);
+    expect(v).toMatchObject({
+      kind: 'lowest',
+      text: 'lowest price in 30 days',
+      window_low: 100,
+      window_high: 120,
+      near_low: true,
+    });
+  });
+
+  it('names the recorded days when the history is shorter than the window asked for', () => {
+    expect(priceVerdict(90, days([100, 95, 90]), 95, 90).text).toBe('lowest price in its 3 days of history');
+  });
+
+  it('gives the distance to the 30-day average in whole percent, above and below', () => {
+    const history = days([100, 90, 110, 103]);
+    expect(priceVerdict(103, history, 100, 4)).toMatchObject({
+      kind: 'above_average',
+      text: '3 % above its 30-day average',
+      vs_avg_30d_percent: 3,
+    });
+    expect(priceVerdict(95, days([100, 90, 110, 95]), 100, 4)).toMatchObject({
+      kind: 'below_average',
+      text: '5 % below its 30-day average',
+    });
+    expect(priceVerdict(100.2, days([100.2, 90, 110]), 100, 3)).toMatchObject({
+      kind: 'at_average',
+      text: 'at its 30-day average',
+    });
+  });
+
+  it('one observation: the same price for its one day of history', () => {
+    expect(priceVerdict(50, days([50]), 50, 90)).toMatchObject({
+      kind: 'unchanged',
+      text: 'same price for its 1 day of history',
+      window_days: 1,
+    });
+  });
+
+  it('a flat price over the whole window is "same price", not "lowest"', () => {
+    expect(priceVerdict(80, days(Array(7).fill(80)), 80, 7)).toMatchObject({
+      kind: 'unchanged',
+      text: 'same price for 7 days',
+      near_low: true,
+    });
+  });
+
+  it('no offers: no price and no history', () => {
+    expect(priceVerdict(null, [], null, 30)).toEqual({
+      kind: 'no_price',
+      text: 'no retailer has a current price',
+      window_days: 0,
+      window_low: null,
+      window_high: null,
+      vs_avg_30d_percent: null,
+      near_low: false,
+    });
+    expect(priceVerdict(10, [], null, 30)).toMatchObject({
+      kind: 'no_history',
+      text: 'no price history yet',
+    });
+  });
+
+  it('near_low is true within 5 % of the window low only', () => {
+    expect(priceVerdict(104.9, days([100, 120, 104.9]), 110, 3).near_low).toBe(true);
+    expect(priceVerdict(105.1, days([100, 120, 105.1]), 110, 3).near_low).toBe(false);
+  });
+
+  it('always gives a kind and non-empty text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }),
+        fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { maxLength: 40 }),
+        fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }),
+        fc.integer({ min: 1, max: 365 }),
+        (current, prices, avg, window) => {
+          const v = priceVerdict(current, days(prices.slice(0, 28)), avg, window);
+          expect(v.text.length).toBeGreaterThan(0);
+          expect(Number.isFinite(v.vs_avg_30d_percent ?? 0)).toBe(true);
         },
       ),
     );

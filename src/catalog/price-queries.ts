@@ -1,7 +1,8 @@
-import type { PriceIntelligence, Signals } from '../schemas/index.js';
+import type { PriceIntelligence, PriceVerdict, Signals } from '../schemas/index.js';
 import { round2 } from '../util/index.js';
 import { type Db, hasTable, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
+import { refsOf } from './ref-cache.js';
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
@@ -174,6 +175,59 @@ export function trendOf(current: number | null, avg30: number | null): 'rising' 
   return 'stable';
 }
 
+/** Within this share above the window low, a price counts as a good deal (camelcamelcamel's 5 %). */
+export const NEAR_LOW = 0.05;
+
+/** How a day count reads: "1 day", "90 days". */
+const dayCount = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/**
+ * The verdict on the current best price (see PriceVerdict): the lowest of the window first
+ * (the news a buyer wants), then its distance to the 30-day average. `history` is the window's
+ * daily best prices; `days` the window asked for, named in the text only when the history
+ * covers all of it ("lowest price in 90 days", else "lowest price in its 12 days of history").
+ */
+export function priceVerdict(
+  current: number | null,
+  history: readonly { price: number }[],
+  avg30: number | null,
+  days: number,
+): PriceVerdict {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const { price } of history) {
+    if (price < low) low = price;
+    if (price > high) high = price;
+  }
+  const windowDays = history.length;
+  const windowLow = windowDays ? low : null;
+  const windowHigh = windowDays ? high : null;
+  const ratio =
+    current !== null && avg30 !== null && avg30 > 0 ? round2(((current - avg30) / avg30) * 100) : null;
+  // an average of a fraction of a cent makes any price an overflow, not a percentage
+  const vsAvg = ratio !== null && Number.isFinite(ratio) ? ratio : null;
+  const nearLow = current !== null && windowLow !== null && current <= windowLow * (1 + NEAR_LOW);
+  const base = {
+    window_days: windowDays,
+    window_low: windowLow,
+    window_high: windowHigh,
+    vs_avg_30d_percent: vsAvg,
+    near_low: nearLow,
+  };
+  if (current === null) return { ...base, kind: 'no_price', text: 'no retailer has a current price' };
+  if (windowLow === null || windowHigh === null)
+    return { ...base, kind: 'no_history', text: 'no price history yet' };
+  const span = windowDays >= days ? dayCount(days) : `its ${dayCount(windowDays)} of history`;
+  if (windowLow === windowHigh && current === windowLow)
+    return { ...base, kind: 'unchanged', text: `same price for ${span}` };
+  if (current <= windowLow) return { ...base, kind: 'lowest', text: `lowest price in ${span}` };
+  const rounded = vsAvg === null ? 0 : Math.round(vsAvg);
+  if (vsAvg === null || rounded === 0) return { ...base, kind: 'at_average', text: 'at its 30-day average' };
+  return rounded > 0
+    ? { ...base, kind: 'above_average', text: `${rounded} % above its 30-day average` }
+    : { ...base, kind: 'below_average', text: `${-rounded} % below its 30-day average` };
+}
+
 /** Price intelligence of spec §2.12 over the last `days` days (1–365); null for an unknown product. */
 export function priceIntelligence(db: Db, productId: string, days: number): PriceIntelligence | null {
   const product = stmt(db, 'SELECT id, name, current_best_price FROM products WHERE id = ?').get(productId) as
@@ -185,6 +239,7 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
   const series = priceSeries(db, productId);
   const ever = statsOf(series, Number.NEGATIVE_INFINITY, today);
   const avg30 = statsOf(series, today - 29, today)?.avg ?? null;
+  const history = pointsOf(series, today - days + 1, today);
   return {
     product_id: product.id,
     product_name: product.name,
@@ -205,8 +260,60 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
       avg_30d: avg30,
       trend: trendOf(product.current_best_price, avg30),
     },
-    history: pointsOf(series, today - days + 1, today),
+    history,
+    verdict: priceVerdict(product.current_best_price, history, avg30, days),
   };
+}
+
+/** One retailer's daily price over a window: what a price chart draws as one line. */
+export interface RetailerPriceLine {
+  retailer: string;
+  points: { date: string; price: number }[];
+}
+
+/**
+ * Each retailer's daily price over the last `days` days up to the snapshot day, for charts.
+ * A price holds until the offer's next observation (as in fillDaily); a retailer with several
+ * offers for the product shows its lowest. Days before an offer's first observation have no
+ * point. Lines are sorted by retailer name so colours stay put between windows.
+ */
+export function retailerPriceLines(db: Db, productId: string, days: number): RetailerPriceLine[] {
+  const until = snapshotDay(db);
+  const today = dayNumber(until);
+  const from = today - days + 1;
+  const rows = stmt(
+    db,
+    `SELECT o.retailer_id, po.offer_id, po.day, po.price
+     FROM offers o JOIN price_observations po ON po.offer_id = o.id
+     WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`,
+  ).all(productId, until) as { retailer_id: string; offer_id: string; day: string; price: number }[];
+  const refs = refsOf(db);
+  const byRetailer = new Map<
+    string,
+    { offers: Map<string, number>; points: { date: string; price: number }[] }
+  >();
+  const name = (id: string) => refs.retailer(id)?.name ?? id;
+  for (const row of rows) {
+    const key = name(row.retailer_id);
+    if (!byRetailer.has(key)) byRetailer.set(key, { offers: new Map(), points: [] });
+  }
+  let i = 0;
+  const start = rows[0] ? Math.max(dayNumber(rows[0].day), from) : today + 1;
+  // observations before the window only set the starting price
+  for (let o = rows[i]; o !== undefined && dayNumber(o.day) < start; o = rows[++i])
+    byRetailer.get(name(o.retailer_id))?.offers.set(o.offer_id, o.price);
+  for (let day = start; day <= today; day++) {
+    for (let o = rows[i]; o !== undefined && dayNumber(o.day) <= day; o = rows[++i])
+      byRetailer.get(name(o.retailer_id))?.offers.set(o.offer_id, o.price);
+    for (const line of byRetailer.values()) {
+      if (line.offers.size === 0) continue;
+      line.points.push({ date: dayName(day), price: round2(Math.min(...line.offers.values())) });
+    }
+  }
+  return [...byRetailer.entries()]
+    .filter(([, line]) => line.points.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([retailer, line]) => ({ retailer, points: line.points }));
 }
 
 /** Signals of spec §4.1 include_signals for several products at once. */

@@ -42,6 +42,10 @@ program
     if (demoKey) {
       say(`Demo key (Pro plan, test): ${demoKey}`);
       say(`Try: curl -H "X-API-Key: ${demoKey}" "${server.url}/v2/products?q=dishwasher&limit=3"`);
+      // the key rides in the URL fragment, which the browser keeps to itself (src/explore)
+      say(`Explore: ${server.url}/explore#key=${demoKey}`);
+    } else {
+      say(`Explore: ${server.url}/explore (paste an API key)`);
     }
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {

@@ -10,6 +10,7 @@ export {
   CategoryWithChildren,
   ModelLookup,
   PriceIntelligence,
+  PriceVerdict,
   ProductAttributes,
   ProductGroup,
   ProductTypeKnowledge,

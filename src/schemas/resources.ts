@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, ProductType } from './catalog.js';
-import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+import { FreeObject, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { KnowledgeEntry } from './knowledge.js';
 import { Attribute, Product } from './product.js';
 
@@ -68,6 +68,35 @@ export const ProductAttributes = Type.Object({
   count: Type.Integer(),
 });
 
+/**
+ * The current best price judged against the window's history, in plain words and as data:
+ * what a price chart's badge says. Computed by the API so every client says the same thing.
+ */
+export const PriceVerdict = Type.Object({
+  kind: StringEnum(
+    ['lowest', 'unchanged', 'below_average', 'at_average', 'above_average', 'no_history', 'no_price'],
+    {
+      description:
+        'lowest: the current best price is the lowest of the window; unchanged: the same best price every day of the window; ' +
+        'below_average / at_average / above_average: against the 30-day average (within ±0.5 % counts as at); ' +
+        'no_history: a current price but no recorded history; no_price: no current offer has a price',
+    },
+  ),
+  text: Type.String({
+    description: 'the verdict in plain words, e.g. "lowest price in 90 days", "3 % above its 30-day average"',
+  }),
+  window_days: Type.Integer({ description: 'days of recorded history inside the requested window (≤ days)' }),
+  window_low: Nullable(Type.Number({ description: 'lowest daily best price in the window' })),
+  window_high: Nullable(Type.Number({ description: 'highest daily best price in the window' })),
+  vs_avg_30d_percent: Nullable(
+    Type.Number({ description: 'current best price against the 30-day average, percent (negative: below)' }),
+  ),
+  near_low: Type.Boolean({
+    description: 'the current best price is within 5 % of the window low (a good deal)',
+  }),
+});
+export type PriceVerdict = Static<typeof PriceVerdict>;
+
 /** Price intelligence (spec §2.12). */
 export const PriceIntelligence = Type.Object({
   product_id: Uuid,
@@ -92,6 +121,7 @@ export const PriceIntelligence = Type.Object({
     trend: Type.Union([Type.Literal('rising'), Type.Literal('falling'), Type.Literal('stable')]),
   }),
   history: Type.Array(Type.Object({ date: Type.String(), price: Type.Number() })),
+  verdict: PriceVerdict,
 });
 export type PriceIntelligence = Static<typeof PriceIntelligence>;
 

@@ -19,6 +19,8 @@ export interface CacheEntry {
   tail?: Buffer;
   /** meta.interpretation of the original response (semantic search), kept on hits */
   interpretation?: Record<string, unknown>;
+  /** a body without an envelope (an SVG chart): `head` is all of it, sent as it is */
+  raw?: boolean;
 }
 
 declare module 'fastify' {
@@ -190,6 +192,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
       // an entry without a body: the route answers (cacheByReference)
       if (entry.head === undefined || entry.tail === undefined) return done();
+      if (entry.raw) return reply.type(entry.contentType).send(entry.head);
       reply
         .type(entry.contentType)
         .send(Buffer.concat([entry.head, Buffer.from(JSON.stringify(meta(request))), entry.tail]));
@@ -209,10 +212,16 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       // answered from a kept body (a Buffer), or a repeat of a body the route rebuilds anyway
       if (typeof payload !== 'string' || (request.cacheEntry && request.cacheReference)) return payload;
       const contentType = String(reply.getHeader('content-type') ?? '');
-      if (!contentType.includes('json')) return payload;
       const key = request.cacheKey;
       let etag: string;
-      if (request.cacheReference) {
+      if (!contentType.includes('json')) {
+        // no meta to refresh: the body is kept whole
+        etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+        const entry: CacheEntry = { etag, contentType, raw: true };
+        references.set(key, entry);
+        if (admit(key, entrySize(payload.length, 0, key)))
+          bodies.set(key, { ...entry, head: Buffer.from(payload), tail: Buffer.alloc(0) });
+      } else if (request.cacheReference) {
         etag = request.cacheReference;
         references.set(key, { etag, contentType });
       } else {

@@ -28,6 +28,8 @@ interface PriceIntelligence {
   };
   summary: { min_ever: number | null; max_ever: number | null; avg_30d: number | null; trend: string | null };
   history: { date: string; price: number }[];
+  /** the API's verdict on the current best price (price-queries.ts priceVerdict) */
+  verdict?: { kind: string; text: string; near_low: boolean; vs_avg_30d_percent: number | null };
 }
 
 /** Most points a history result shows; longer histories keep the lowest price of each period. */
@@ -137,7 +139,7 @@ export function registerPriceTools({ server, client }: ToolContext): void {
       description:
         'How the best price of one product moved over the last N days (1-365, default 90): lowest and highest ever, 30-day average, ' +
         `trend, and up to ${HISTORY_POINTS} dated points (for long ranges each point is the lowest price of its period). ` +
-        'Use it to judge whether the current price is a good deal.',
+        'Use it to judge whether the current price is a good deal: `verdict` says it in plain words.',
       input: {
         product_id: ProductId,
         days: z.number().int().min(1).max(365).default(90).describe('how many days back, 1-365 (default 90)'),
@@ -152,6 +154,17 @@ export function registerPriceTools({ server, client }: ToolContext): void {
         trend: z.string().nullable(),
         days: z.number(),
         history: z.array(z.object({ date: z.string(), price: z.number() })),
+        verdict: z
+          .object({
+            kind: z.string(),
+            text: z.string(),
+            near_low: z.boolean(),
+            vs_avg_30d_percent: z.number().nullable(),
+          })
+          .nullable()
+          .describe(
+            'the API verdict: "lowest price in 90 days", "3 % above its 30-day average"; near_low: within 5% of the low',
+          ),
         quota: QuotaOut,
       },
     },
@@ -170,23 +183,21 @@ export function registerPriceTools({ server, client }: ToolContext): void {
       const s = d.summary ?? { min_ever: null, max_ever: null, avg_30d: null, trend: null };
       const quota = quotaOf(result);
       const now = d.current?.best_price ?? null;
-      const verdict =
-        now !== null && s.min_ever !== null && s.avg_30d !== null
-          ? now <= s.min_ever
-            ? 'now at its lowest price in this period'
-            : now < s.avg_30d
-              ? `now ${pct(s.avg_30d - now, s.avg_30d)}% below its 30-day average`
-              : now > s.avg_30d
-                ? `now ${pct(now - s.avg_30d, s.avg_30d)}% above its 30-day average`
-                : 'now at its 30-day average'
-          : '';
+      const verdict = d.verdict ?? null;
       const aboveLow =
         now !== null && s.min_ever !== null && now > s.min_ever
           ? `${pct(now - s.min_ever, s.min_ever)}% above the period low`
           : '';
       const text = [
         `${d.product_name}, last ${days} days: now ${money(now)}; low ${money(s.min_ever)}, high ${money(s.max_ever)}, 30-day avg ${money(s.avg_30d)}, trend ${s.trend ?? 'n/a'}`,
-        [verdict, aboveLow].filter(Boolean).join('; '),
+        [
+          verdict
+            ? `verdict: ${verdict.text}${verdict.near_low ? ' (within 5% of the period low)' : ''}`
+            : '',
+          aboveLow,
+        ]
+          .filter(Boolean)
+          .join('; '),
         history.length
           ? `history: ${history.map((h) => `${h.date} ${money(h.price)}`).join(', ')}`
           : 'no history yet',
@@ -202,6 +213,14 @@ export function registerPriceTools({ server, client }: ToolContext): void {
         trend: s.trend,
         days,
         history,
+        verdict: verdict
+          ? {
+              kind: verdict.kind,
+              text: verdict.text,
+              near_low: verdict.near_low,
+              vs_avg_30d_percent: verdict.vs_avg_30d_percent,
+            }
+          : null,
         quota,
       });
     },

@@ -1,0 +1,2 @@
+export { type ChartPoint, escapeXml, type PriceChartInput, priceChartSvg } from './chart.js';
+export { explorePlugin } from './page.js';
