@@ -9,6 +9,8 @@ import {
   type CategoryDef,
   CategoryFile,
   KnowledgeFile,
+  type NeedsDef,
+  NeedsFile,
   type ProductTypeDef,
   ProductTypeFile,
   type RelatedTypeDef,
@@ -28,6 +30,8 @@ export interface Content {
   knowledge: KnowledgeFile[];
   /** accessory/consumable product type pairs (`taxonomy/related-types.json`); empty when absent */
   relatedTypes: RelatedTypeDef[];
+  /** what each product type is for (`needs/<category>.json`); empty when absent */
+  needs: NeedsDef[];
 }
 
 export class ContentError extends Error {}
@@ -70,5 +74,6 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
     retailers: existsSync(retailersFile) ? readJson<RetailerDef[]>(retailersFile, RetailerFile) : [],
     knowledge: jsonFiles(join(dir, 'knowledge')).map((f) => readJson<KnowledgeFile>(f, KnowledgeFile)),
     relatedTypes: existsSync(relatedFile) ? readJson<RelatedTypeDef[]>(relatedFile, RelatedTypesFile) : [],
+    needs: jsonFiles(join(dir, 'needs')).flatMap((f) => readJson<NeedsDef[]>(f, NeedsFile)),
   };
 }
