@@ -214,7 +214,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
-      buildSearchIndex(db);
+      buildSearchIndex(db, content.needs ?? []);
       progress({ phase: 'documents' });
       writeProductDocuments(db);
       productCount = products.length;

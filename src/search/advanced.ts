@@ -81,10 +81,18 @@ export async function advancedSearch(
 
   let interpretation: SearchResult['interpretation'] = null;
   let understood: SearchFilters = {};
+  /** product type id → confidence, when understanding considered several (ranks by it) */
+  let typeBelief: Map<string, number> | null = null;
   if (query && mode !== 'keyword') {
     const i = understand(db, query);
+    const considered = i.product_type ? [] : considerTypes(i.types);
+    if (considered.length > 0) typeBelief = new Map(considered.map((t) => [t.id, t.confidence]));
     understood = {
-      ...(i.product_type ? { product_type: [i.product_type.id] } : {}),
+      ...(i.product_type
+        ? { product_type: [i.product_type.id] }
+        : considered.length > 0
+          ? { product_type: considered.map((t) => t.id) }
+          : {}),
       ...(i.brand ? { brand: [i.brand.id] } : {}),
       ...(i.price ? { price: i.price } : {}),
       ...(i.specs.length
@@ -120,6 +128,7 @@ export async function advancedSearch(
     specs: { ...(understood.specs ?? {}), ...(filters.specs ?? {}) },
   };
   let ranked = await rankWith(merged);
+  if (typeBelief && ranked.length > 0) ranked = rankByBelief(db, ranked, typeBelief);
   if (ranked.length === 0 && interpretation && Object.keys(understood.specs ?? {}).length > 0) {
     // Nothing meets every understood spec constraint: keep type, brand, price and explicit
     // filters, then add the understood specs back one by one (in the order the query gave
@@ -156,6 +165,33 @@ export async function advancedSearch(
     page: pageInfo({ total: ranked.length, limit, offset, cursor: request.pagination?.cursor ?? null, next }),
     interpretation,
   };
+}
+
+/**
+ * The inferred types a search looks within when none is sure: those at least a quarter as
+ * likely as the best one (at most 3). A clear favourite leaves the others out.
+ */
+function considerTypes(types: Interpretation['types']): Interpretation['types'] {
+  const top = types[0]?.confidence ?? 0;
+  if (top < MIN_TYPE_CONFIDENCE) return [];
+  return types.filter((t) => t.confidence >= top / 4).slice(0, 3);
+}
+/** Below this, the inferred types are guesses and the search is not narrowed by them. */
+const MIN_TYPE_CONFIDENCE = 0.15;
+
+/**
+ * Ranking across several likely types: each product's score (scaled to the best) plus the
+ * confidence of its type, so the likelier type leads unless its products match far worse.
+ */
+function rankByBelief(db: Db, ranked: Ranked[], belief: Map<string, number>): Ranked[] {
+  const t = productTable(db);
+  const best = Math.max(...ranked.map((r) => r.score)) || 1;
+  return ranked
+    .map((r) => {
+      const type = t.type[t.rowOf.get(r.rowid)!];
+      return { rowid: r.rowid, score: r.score / best + (type ? (belief.get(type) ?? 0) : 0) };
+    })
+    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
 }
 
 /** True when at least one product passes the filters. */

@@ -1,4 +1,5 @@
 import { type Db, perConnection, stmt } from '../catalog/index.js';
+import { inferTypes, type TypeCandidate } from './needs/index.js';
 import { productTable, specValues } from './product-table.js';
 import { words } from './text.js';
 
@@ -15,7 +16,13 @@ export interface SpecConstraint {
 }
 
 export interface Interpretation {
+  /** the one product type the constraints are read against: named, or inferred with confidence */
   product_type: { id: string; slug: string; name: string } | null;
+  /**
+   * the product types considered, most likely first, with confidence (0–1) and why: a type
+   * the query names has confidence 1; otherwise the types whose need text the query matches
+   */
+  types: TypeCandidate[];
   brand: { id: string; slug: string; name: string } | null;
   price: { min?: number; max?: number } | null;
   specs: SpecConstraint[];
@@ -93,6 +100,12 @@ const UNITS: [RegExp, string][] = [
   [/^(cfm)$/, 'cfm'],
   [/^(hp)$/, 'hp'],
 ];
+
+/**
+ * An inferred type this sure becomes the type constraints are read against ("quiet" looks at
+ * its noise spec). Less sure types still rank (see advanced.ts); they never filter alone.
+ */
+export const SURE_TYPE = 0.5;
 
 const norm = (s: string) => words(s).join(' ');
 const num = (s: string) => {
@@ -257,14 +270,23 @@ export function understand(db: Db, text: string): Interpretation {
   const q = ` ${norm(rest)} `;
   const qWords = q.trim().split(' ').filter(Boolean);
 
-  // product type: the longest name or synonym found
+  // product type: the longest name or synonym found, else the types the need describes
   let type: TypeInfo | null = null;
+  let types: TypeCandidate[] = [];
   for (const { phrase, type: t } of v.phrases) {
     if (q.includes(` ${phrase} `)) {
       type = t;
       take(phrase);
+      types = [
+        { id: t.id, slug: t.slug, name: t.name, confidence: 1, matched: [`names the type: ${phrase}`] },
+      ];
       break;
     }
+  }
+  if (!type) {
+    types = inferTypes(db, embedText);
+    const top = types[0];
+    if (top && top.confidence >= SURE_TYPE) type = v.types.find((t) => t.id === top.id) ?? null;
   }
 
   // brand: 1- to 3-word runs looked up by name or alias
@@ -374,6 +396,7 @@ export function understand(db: Db, text: string): Interpretation {
 
   return {
     product_type: type ? { id: type.id, slug: type.slug, name: type.name } : null,
+    types,
     brand,
     price,
     specs,
