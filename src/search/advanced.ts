@@ -128,6 +128,12 @@ export async function advancedSearch(
     specs: { ...(understood.specs ?? {}), ...(filters.specs ?? {}) },
   };
   let ranked = await rankWith(merged);
+  if (ranked.length === 0 && interpretation?.brand && understood.brand && !filters.brand) {
+    // a word that is also a brand name ("cafe", "google") must not empty the result
+    delete merged.brand;
+    interpretation.relaxed.push('brand');
+    ranked = await rankWith(merged);
+  }
   if (typeBelief && ranked.length > 0) ranked = rankByBelief(db, ranked, typeBelief);
   if (ranked.length === 0 && interpretation && Object.keys(understood.specs ?? {}).length > 0) {
     // Nothing meets every understood spec constraint: keep type, brand, price and explicit
@@ -140,7 +146,7 @@ export async function advancedSearch(
       if (anyMatch(db, { ...merged, specs: { ...kept, [key]: value } })) kept[key] = value;
       else relaxed.push(key);
     }
-    interpretation.relaxed = relaxed;
+    interpretation.relaxed.push(...relaxed);
     ranked = await rankWith({ ...merged, specs: kept });
   }
 

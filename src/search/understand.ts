@@ -283,10 +283,19 @@ export function understand(db: Db, text: string): Interpretation {
       break;
     }
   }
-  if (!type) {
-    types = inferTypes(db, embedText);
-    const top = types[0];
-    if (top && top.confidence >= SURE_TYPE) type = v.types.find((t) => t.id === top.id) ?? null;
+  // A named type can be the context rather than the thing wanted ("hang the television on
+  // the wall" names a TV and wants a mount): the need text of every type is scored too, and
+  // a sure type that is not the named one wins when the named one is far less likely.
+  const inferred = inferTypes(db, embedText);
+  const top = inferred[0];
+  if (!type || (top && top.id !== type.id && top.confidence >= SURE_TYPE)) {
+    const named = type ? (inferred.find((t) => t.id === type!.id)?.confidence ?? 0) : 0;
+    if (!type || named < top!.confidence / 4) {
+      if (type)
+        for (const w of type.phrases.find((p) => q.includes(` ${p} `))?.split(' ') ?? []) consumed.delete(w);
+      types = inferred;
+      type = top && top.confidence >= SURE_TYPE ? (v.types.find((t) => t.id === top.id) ?? null) : null;
+    }
   }
 
   // brand: 1- to 3-word runs looked up by name or alias

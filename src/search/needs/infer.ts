@@ -103,6 +103,7 @@ export interface NeedTuning {
   /** softmax temperature over the per-type match quality (0–1) */
   temperature: number;
 }
+const PHRASE_WEIGHT = 0.5;
 export const NEED_TUNING: NeedTuning = { floor: 0.45, synonym: 0.75, hypernym: 0.55, temperature: 0.08 };
 
 /**
@@ -195,10 +196,11 @@ export function inferTypes(
     m.types.forEach((type, i) => {
       const at = type.ids.indexOf(t);
       if (at < 0) return;
-      scores[i]! += idf * type.weights[at]!;
+      // a shared phrase confirms the words already matched one by one: half weight
+      scores[i]! += PHRASE_WEIGHT * idf * type.weights[at]!;
       why[i]!.push(`"${m.terms[t]}" (${type.fields[at]})`);
     });
-    idfSum += idf;
+    idfSum += PHRASE_WEIGHT * idf;
   }
   if (idfSum <= 0) return [];
   // match quality 0–1, then a softmax
