@@ -13,6 +13,8 @@ export interface SpecConstraint {
   max?: number;
   /** the words of the query it came from */
   from: string;
+  /** a relative word ("quiet", "large"): ranks products by it instead of filtering */
+  soft?: boolean;
 }
 
 export interface Interpretation {
@@ -24,7 +26,8 @@ export interface Interpretation {
    */
   types: TypeCandidate[];
   brand: { id: string; slug: string; name: string } | null;
-  price: { min?: number; max?: number } | null;
+  /** soft: from a relative word ("cheap"), so it ranks instead of filtering */
+  price: { min?: number; max?: number; soft?: boolean } | null;
   specs: SpecConstraint[];
   /** query words that set no constraint (they still count for similarity) */
   leftover: string[];
@@ -387,6 +390,7 @@ export function understand(db: Db, text: string): Interpretation {
         label: spec.label,
         ...(quality.direction === 'low' ? { max: bound } : { min: bound }),
         from: word,
+        soft: true,
       });
       consumed.add(word);
     }
@@ -398,7 +402,7 @@ export function understand(db: Db, text: string): Interpretation {
   if ((cheap || premium) && price?.max === undefined && price?.min === undefined) {
     const bound = percentile(db, type?.id ?? null, null, cheap ? 1 / 3 : 2 / 3);
     if (bound !== null) {
-      price = cheap ? { max: bound } : { min: bound };
+      price = cheap ? { max: bound, soft: true } : { min: bound, soft: true };
       consumed.add((cheap ?? premium)!);
     }
   }
