@@ -234,7 +234,13 @@ interface SoftBound {
  * ranking's order among equals: every product within the bounds first, then the nearest.
  * Adds to `unmet` the bounds that some product of the first `depth` misses.
  */
-function rankBySoft(db: Db, ranked: Ranked[], bounds: SoftBound[], depth: number, unmet: Set<string>): Ranked[] {
+function rankBySoft(
+  db: Db,
+  ranked: Ranked[],
+  bounds: SoftBound[],
+  depth: number,
+  unmet: Set<string>,
+): Ranked[] {
   const t = productTable(db);
   const values = bounds.map((b) => (b.key ? specValues(db, b.key).numeric : null));
   const miss = (rowid: number, j: number): number => {
