@@ -59,6 +59,8 @@ function args() {
     work: value('--work'),
     /** weight of the vector ranking in hybrid fusion (default: the engine's) */
     vectorWeight: value('--vector-weight') ? Number(value('--vector-weight')) : undefined,
+    /** weight of the keyword feedback in the vector query (default: the engine's) */
+    feedbackWeight: value('--feedback-weight') ? Number(value('--feedback-weight')) : undefined,
     needs: !argv.includes('--no-needs'),
     needsOnly: argv.includes('--needs-only'),
     needsProducts: Number(value('--needs-products') ?? 5000),
@@ -83,6 +85,7 @@ async function evalSet(
   limit: number,
   work: string | undefined,
   vectorWeight: number | undefined,
+  feedbackWeight: number | undefined,
   apiPath: boolean,
   log: (s: string) => void,
 ): Promise<Record<Mode, Scores>> {
@@ -155,7 +158,10 @@ async function evalSet(
       .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
       .raw();
 
-    const engine = createSearchEngine(vectorWeight === undefined ? {} : { vectorWeight });
+    const engine = createSearchEngine({
+      ...(vectorWeight === undefined ? {} : { vectorWeight }),
+      ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
+    });
     const sums: Record<Mode, Scores> = Object.fromEntries(
       MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
     ) as Record<Mode, Scores>;
@@ -251,6 +257,7 @@ async function main() {
       opts.limit,
       opts.work ? join(resolve(opts.work), set) : undefined,
       opts.vectorWeight,
+      opts.feedbackWeight,
       opts.apiPath,
       log,
     );

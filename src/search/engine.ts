@@ -42,6 +42,8 @@ export interface SearchEngineOptions {
   provider?: EmbeddingProvider;
   /** weight of the vector ranking's votes in hybrid fusion, keyword's being 1 (default HYBRID_VECTOR_WEIGHT) */
   vectorWeight?: number;
+  /** weight of the pseudo-relevance feedback centroid in the vector query (default FEEDBACK_WEIGHT) */
+  feedbackWeight?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export const HYBRID_VECTOR_WEIGHT = 0.15;
 export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
   const provider = options.provider ?? builtinProvider;
   const vectorWeight = options.vectorWeight ?? HYBRID_VECTOR_WEIGHT;
+  const feedbackWeight = options.feedbackWeight ?? FEEDBACK_WEIGHT;
   const weightsFor = (_kw: { strict: number }): number[] => [1, vectorWeight];
 
   interface KeywordSide {
@@ -110,7 +113,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
       for (const row of rows)
         for (let i = 0; i < q.length; i++) centroid[i]! += matrix.data[row * matrix.dims + i]!;
       normalize(centroid);
-      for (let i = 0; i < q.length; i++) q[i]! += FEEDBACK_WEIGHT * centroid[i]!;
+      for (let i = 0; i < q.length; i++) q[i]! += feedbackWeight * centroid[i]!;
       normalize(q);
     }
     return { q, matrix };

@@ -78,6 +78,11 @@ const QUALITIES: { words: string[]; hints: string[]; direction: 'low' | 'high' }
     direction: 'low',
   },
   { words: ['fast', 'quick', 'speedy'], hints: ['hz', 'speed', 'rpm'], direction: 'high' },
+  {
+    words: ['battery life', 'long lasting', 'long-lasting', 'runtime', 'run time'],
+    hints: ['hr', 'runtime', 'battery_life', 'mah', 'wh', 'ah'],
+    direction: 'high',
+  },
 ];
 const CHEAP = new Set(['cheap', 'budget', 'affordable', 'inexpensive', 'cheapest', 'bargain', 'value']);
 const PREMIUM = new Set(['premium', 'luxury', 'high-end', 'flagship', 'highend']);
@@ -351,9 +356,12 @@ export function understand(db: Db, text: string): Interpretation {
       }
     }
     // numbers with a unit or followed by a spec's name: "65 inch", "12 place settings"
-    const numbered = /(\d+(?:\.\d+)?)\s*(?:-\s*)?([a-z"”]+(?:\s[a-z]+)?)/g;
+    const numbered = /(\d+(?:\.\d+)?(?:\/\d+)?)\s*(?:-\s*)?([a-z"”]+(?:\s[a-z]+)?)/g;
     for (const match of rest.matchAll(numbered)) {
-      const value = Number(match[1]);
+      // "1/2 in chuck": a fraction is its quotient
+      const [whole, over] = match[1]!.split('/');
+      const value = over ? Number(whole) / Number(over) : Number(whole);
+      if (!Number.isFinite(value)) continue;
       const after = match[2]!.trim();
       const unit = UNITS.find(([re]) => re.test(after) || re.test(after.split(' ')[0]!))?.[1];
       const spec = type.specs.find(
@@ -363,7 +371,8 @@ export function understand(db: Db, text: string): Interpretation {
             [s.label, ...(s.aliases ?? [])].some((n) => norm(n).startsWith(norm(after)))),
       );
       if (!spec || specs.some((s) => s.key === spec.key)) continue;
-      const tolerance = Math.max(0.5, value * 0.03);
+      // a quoted size means that size: 3 % either way, and never more than a tenth of it
+      const tolerance = Math.min(value / 10, Math.max(0.5, value * 0.03));
       specs.push({
         key: spec.key,
         label: spec.label,
@@ -375,7 +384,8 @@ export function understand(db: Db, text: string): Interpretation {
     }
     // measurable qualities, placed on the type's matching numeric spec
     for (const quality of QUALITIES) {
-      const word = qWords.find((w) => quality.words.includes(w));
+      // one word ("quiet") or a phrase ("battery life")
+      const word = quality.words.find((w) => q.includes(` ${norm(w)} `));
       if (!word) continue;
       const spec = type.specs.find(
         (s) =>
@@ -392,7 +402,7 @@ export function understand(db: Db, text: string): Interpretation {
         from: word,
         soft: true,
       });
-      consumed.add(word);
+      for (const w of norm(word).split(' ')) consumed.add(w);
     }
   }
 

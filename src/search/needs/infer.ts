@@ -32,6 +32,7 @@ interface NeedModel {
   wordVectors: Int8Array;
   wordScales: Float32Array;
   wordnet: Record<string, [number, 's' | 'h'][]>;
+  cache: Map<string, WordMatch>;
 }
 
 const models = new WeakMap<Db, NeedModel | null>();
@@ -86,6 +87,7 @@ function model(db: Db): NeedModel | null {
         wordVectors: i8('word_vectors'),
         wordScales: f32('word_scales'),
         wordnet: json('wordnet'),
+        cache: new Map(),
       };
     }
   }
@@ -136,43 +138,7 @@ export function inferTypes(
   for (const w of qw) {
     if (seen.has(w.term)) continue;
     seen.add(w.term);
-    sims.fill(0);
-    const row = m.words.get(w.raw) ?? m.words.get(w.term);
-    let hasVector = false;
-    if (row !== undefined && m.dims > 0) {
-      const s = m.wordScales[row]!;
-      for (let d = 0; d < m.dims; d++) q[d] = m.wordVectors[row * m.dims + d]! * s;
-      hasVector = true;
-      for (const t of m.unigrams) {
-        const c = dot(m.termVectors, t * m.dims, q, m.dims);
-        sims[t] = c > tuning.floor ? (c - tuning.floor) / (1 - tuning.floor) : 0;
-      }
-    }
-    for (const [t, kind] of m.wordnet[w.raw] ?? m.wordnet[w.term] ?? []) {
-      const credit = kind === 's' ? tuning.synonym : tuning.hypernym;
-      // a relation of an unrelated sense ("kids" → shaver) has no support in the vectors
-      if (hasVector) {
-        if (dot(m.termVectors, t * m.dims, q, m.dims) < 0.2) continue;
-      }
-      sims[t] = Math.max(sims[t]!, credit);
-    }
-    const exact = m.termIndex.get(w.term);
-    if (exact !== undefined) sims[exact] = 1;
-
-    const best = new Float64Array(n);
-    const bestTerm = new Int32Array(n).fill(-1);
-    let df = 0;
-    for (let i = 0; i < n; i++) {
-      const type = m.types[i]!;
-      for (let k = 0; k < type.ids.length; k++) {
-        const v = sims[type.ids[k]!]! * type.weights[k]!;
-        if (v > best[i]!) {
-          best[i] = v;
-          bestTerm[i] = k;
-        }
-      }
-      df += best[i]!;
-    }
+    const { best, bestTerm, df } = wordMatches(m, w, tuning, sims, q);
     const idf = Math.log(1 + n / (1 + df));
     idfSum += idf;
     for (let i = 0; i < n; i++) {
@@ -225,6 +191,74 @@ export function inferTypes(
     }))
     .filter((c) => c.confidence >= 0.01);
 }
+
+interface WordMatch {
+  /** per type: the best weighted similarity of the word to the type's terms */
+  best: Float64Array;
+  /** per type: which of its terms that was (-1 none) */
+  bestTerm: Int32Array;
+  /** soft document frequency: the sum of `best` */
+  df: number;
+}
+
+/** What one query word matches in every type; kept per snapshot for words seen before. */
+function wordMatches(
+  m: NeedModel,
+  w: { raw: string; term: string },
+  tuning: NeedTuning,
+  sims: Float32Array,
+  q: Float32Array,
+): WordMatch {
+  const cacheable = tuning === NEED_TUNING;
+  const hit = cacheable ? m.cache.get(w.raw) : undefined;
+  if (hit) return hit;
+  const n = m.types.length;
+  sims.fill(0);
+  const row = m.words.get(w.raw) ?? m.words.get(w.term);
+  let hasVector = false;
+  if (row !== undefined && m.dims > 0) {
+    const s = m.wordScales[row]!;
+    for (let d = 0; d < m.dims; d++) q[d] = m.wordVectors[row * m.dims + d]! * s;
+    hasVector = true;
+    for (const t of m.unigrams) {
+      const c = dot(m.termVectors, t * m.dims, q, m.dims);
+      sims[t] = c > tuning.floor ? (c - tuning.floor) / (1 - tuning.floor) : 0;
+    }
+  }
+  for (const [t, kind] of m.wordnet[w.raw] ?? m.wordnet[w.term] ?? []) {
+    const credit = kind === 's' ? tuning.synonym : tuning.hypernym;
+    // a relation of an unrelated sense ("kids" → shaver) has no support in the vectors
+    if (hasVector) {
+      if (dot(m.termVectors, t * m.dims, q, m.dims) < 0.2) continue;
+    }
+    sims[t] = Math.max(sims[t]!, credit);
+  }
+  const exact = m.termIndex.get(w.term);
+  if (exact !== undefined) sims[exact] = 1;
+
+  const best = new Float64Array(n);
+  const bestTerm = new Int32Array(n).fill(-1);
+  let df = 0;
+  for (let i = 0; i < n; i++) {
+    const type = m.types[i]!;
+    for (let k = 0; k < type.ids.length; k++) {
+      const v = sims[type.ids[k]!]! * type.weights[k]!;
+      if (v > best[i]!) {
+        best[i] = v;
+        bestTerm[i] = k;
+      }
+    }
+    df += best[i]!;
+  }
+  const match = { best, bestTerm, df };
+  if (cacheable) {
+    // a bounded memo: words repeat across queries; the oldest goes first
+    if (m.cache.size >= WORD_CACHE) m.cache.delete(m.cache.keys().next().value!);
+    m.cache.set(w.raw, match);
+  }
+  return match;
+}
+const WORD_CACHE = 4096;
 
 /** Dot product of row `base` of `data` with `q`, four lanes at a time. */
 function dot(data: Float32Array, base: number, q: Float32Array, dims: number): number {
