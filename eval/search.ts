@@ -61,6 +61,8 @@ function args() {
     vectorWeight: value('--vector-weight') ? Number(value('--vector-weight')) : undefined,
     /** weight of the keyword feedback in the vector query (default: the engine's) */
     feedbackWeight: value('--feedback-weight') ? Number(value('--feedback-weight')) : undefined,
+    /** weight of the keyword match in semantic ranking (default: the engine's) */
+    lexicalWeight: value('--lexical-weight') ? Number(value('--lexical-weight')) : undefined,
     needs: !argv.includes('--no-needs'),
     needsOnly: argv.includes('--needs-only'),
     needsProducts: Number(value('--needs-products') ?? 5000),
@@ -86,6 +88,7 @@ async function evalSet(
   work: string | undefined,
   vectorWeight: number | undefined,
   feedbackWeight: number | undefined,
+  lexicalWeight: number | undefined,
   apiPath: boolean,
   log: (s: string) => void,
 ): Promise<Record<Mode, Scores>> {
@@ -161,6 +164,7 @@ async function evalSet(
     const engine = createSearchEngine({
       ...(vectorWeight === undefined ? {} : { vectorWeight }),
       ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
+      ...(lexicalWeight === undefined ? {} : { lexicalWeight }),
     });
     const sums: Record<Mode, Scores> = Object.fromEntries(
       MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
@@ -258,6 +262,7 @@ async function main() {
       opts.work ? join(resolve(opts.work), set) : undefined,
       opts.vectorWeight,
       opts.feedbackWeight,
+      opts.lexicalWeight,
       opts.apiPath,
       log,
     );

