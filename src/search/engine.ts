@@ -2,7 +2,7 @@ import type { Db } from '../catalog/index.js';
 import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
-import { keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
+import { EXACT_SCORE, keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
 import { type VectorMatrix, vectorsOf } from './snapshot-state.js';
 import { reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
 
@@ -59,7 +59,7 @@ export const LEXICAL_WEIGHT = 1;
 
 /**
  * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
- * relevance harness's average over all queries (see docs/api.md), not per query: the built-in
+ * relevance harness's average over all queries (see docs/architecture.md), not per query: the built-in
  * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
  * a full vote only where few products match every word was measured and was worse.
  */
@@ -77,11 +77,12 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     e: { q: Float32Array; matrix: VectorMatrix } | null,
   ): Ranked[] => {
     if (lexicalWeight === 0 || kw.length === 0 || !e) return vec;
-    const best = Math.max(...kw.map((r) => r.score)) || 1;
+    // exact model/GTIN hits carry a sentinel score: the scale is the best word match
+    const best = Math.max(0, ...kw.filter((r) => r.score < EXACT_SCORE).map((r) => r.score)) || 1;
     const cos = new Map(vec.map((r) => [r.rowid, r.score]));
     const missing = kw.filter((r) => !cos.has(r.rowid)).map((r) => r.rowid);
     for (const [rowid, c] of vectorScores(e.matrix, e.q, missing)) cos.set(rowid, c);
-    const lex = new Map(kw.map((r) => [r.rowid, r.score / best]));
+    const lex = new Map(kw.map((r) => [r.rowid, Math.min(1, r.score / best)]));
     return [...new Set([...cos.keys(), ...lex.keys()])]
       .map((rowid) => ({ rowid, score: (cos.get(rowid) ?? 0) + lexicalWeight * (lex.get(rowid) ?? 0) }))
       .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
@@ -175,7 +176,18 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
         allow,
         kw.feedback,
       );
-      if (mode === 'semantic') return blend(kw.ranked, vec.ranked, vec.e).slice(0, limit);
+      if (mode === 'semantic') {
+        const ranked = blend(kw.ranked, vec.ranked, vec.e);
+        // a query that is a model number or GTIN names its products: they come first
+        const named = kw.ranked.filter((r) => r.score >= EXACT_SCORE);
+        if (named.length === 0) return ranked.slice(0, limit);
+        const ids = new Set(named.map((r) => r.rowid));
+        const top = ranked[0]?.score ?? 1;
+        return [
+          ...named.map((r) => ({ rowid: r.rowid, score: top })),
+          ...ranked.filter((r) => !ids.has(r.rowid)),
+        ].slice(0, limit);
+      }
       return reciprocalRankFusion([kw.ranked, vec.ranked], 60, weightsFor(kw)).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {
