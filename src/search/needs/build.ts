@@ -139,7 +139,8 @@ export function buildNeedIndex(db: Db, needs: NeedsDef[]): void {
       const { synonyms, hyponyms } = wn.reaching(raw, 2);
       const link = (word: string, kind: 's' | 'h') => {
         if (word === raw || word === term || termIndex.has(word)) return;
-        const list = (related[word] ??= []);
+        const list = related[word] ?? [];
+        related[word] = list;
         if (!list.some(([x]) => x === id)) list.push([id, kind]);
       };
       for (const w of synonyms) link(w, 's');
