@@ -2,12 +2,14 @@
  * Search speed on the full demo catalog (`npm run bench:search`):
  * keyword (GET /v2/products?q= path and advanced keyword search with facets), semantic and
  * hybrid search, each over queries drawn from the catalog itself (seeded), reported as
- * p50 / p95 / p99 in milliseconds. Targets: keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms.
+ * p50 / p95 / p99 in milliseconds. Targets: keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms,
+ * semantic p99 < 60 ms. Need queries (eval/needs) run through type inference first.
  *
  *   npm run bench:search -- [--products 35000] [--data-dir DIR] [--queries 300]
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readNeedQueries } from '../eval/needs.js';
 import { listProducts, openReadOnly } from '../src/catalog/index.js';
 import { Random } from '../src/demo/index.js';
 import { advancedSearch, createSearchEngine, rankKeyword, semanticSearch } from '../src/search/index.js';
@@ -63,8 +65,13 @@ for (let i = semanticQueries.length; i < count; i++) {
   semanticQueries.push(`${pick(qualities)} ${t.name.toLowerCase()}${i % 2 ? price : ''}`);
 }
 
+const needQueries = readNeedQueries().map((q) => q.query);
 const engine = createSearchEngine();
-async function measure(label: string, queries: string[], run: (q: string) => unknown): Promise<number> {
+async function measure(
+  label: string,
+  queries: string[],
+  run: (q: string) => unknown,
+): Promise<{ p50: number; p99: number }> {
   for (const q of queries.slice(0, 20)) await run(q); // warm: snapshot state, statement cache, JIT
   const times: number[] = [];
   for (const q of queries) {
@@ -77,7 +84,7 @@ async function measure(label: string, queries: string[], run: (q: string) => unk
   log(
     `${label.padEnd(44)} p50 ${p(0.5).padStart(7)} ms   p95 ${p(0.95).padStart(7)} ms   p99 ${p(0.99).padStart(7)} ms`,
   );
-  return Number(p(0.5));
+  return { p50: Number(p(0.5)), p99: Number(p(0.99)) };
 }
 
 const t0 = performance.now();
@@ -98,6 +105,13 @@ const results = {
   hybrid: await measure('hybrid: advanced search mode hybrid', semanticQueries, (q) =>
     advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
   ),
+  // needs in everyday words, the type never named (eval/needs): type inference first
+  semanticNeeds: await measure('semantic: need queries (eval/needs)', needQueries, (q) =>
+    semanticSearch(db, engine, { query: q }),
+  ),
+  hybridNeeds: await measure('hybrid: need queries (eval/needs)', needQueries, (q) =>
+    advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
+  ),
   // product words without a type to understand: the vector scan covers the whole catalog
   semanticScan: await measure('semantic: keyword queries (whole-catalog scan)', keywordQueries, (q) =>
     semanticSearch(db, engine, { query: q }),
@@ -106,9 +120,13 @@ const results = {
     advancedSearch(db, engine, { query: q, mode: 'hybrid' }),
   ),
 };
+const semanticRuns = [results.semantic, results.semanticScan, results.semanticNeeds];
+const hybridRuns = [results.hybrid, results.hybridScan, results.hybridNeeds];
 const ok =
-  results.keyword < 5 &&
-  Math.max(results.semantic, results.semanticScan) < 25 &&
-  Math.max(results.hybrid, results.hybridScan) < 25;
-log(`targets (keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms): ${ok ? 'met' : 'NOT met'}`);
+  results.keyword.p50 < 5 &&
+  [...semanticRuns, ...hybridRuns].every((r) => r.p50 < 25) &&
+  semanticRuns.every((r) => r.p99 < 60);
+log(
+  `targets (keyword p50 < 5 ms, semantic and hybrid p50 < 25 ms, semantic p99 < 60 ms): ${ok ? 'met' : 'NOT met'}`,
+);
 db.close();

@@ -9,6 +9,12 @@
  * Gain = relevance − 1. Recall counts judged products with relevance ≥ 2 as relevant.
  *
  *   npm run eval:search -- [--data DIR] [--json] [--limit N] [--work DIR] [--api-path]
+ *                          [--needs-only | --no-needs] [--needs-products N] [--needs-data-dir DIR]
+ *                          [--verbose]
+ *
+ * Then the need queries (eval/needs.ts): top-1 and top-5 product-type accuracy of keyword,
+ * semantic and hybrid search on a demo catalog of --needs-products products (default 5000,
+ * built once into --needs-data-dir and reused), for the whole set and its dev / held-out parts.
  *
  * By default semantic and hybrid are the engine's rankings alone; --api-path takes their
  * top 100 from POST /v2/products/search's code path, with query understanding first.
@@ -26,10 +32,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
+import { demoCatalog } from '../bench/demo-catalog.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { advancedSearch, createSearchEngine, type Ranked } from '../src/search/index.js';
+import { evalNeeds, formatNeedReport, type NeedMiss, readNeedQueries } from './needs.js';
 
 const MODES = ['bm25', 'keyword', 'semantic', 'hybrid'] as const;
 type Mode = (typeof MODES)[number];
@@ -51,6 +59,15 @@ function args() {
     work: value('--work'),
     /** weight of the vector ranking in hybrid fusion (default: the engine's) */
     vectorWeight: value('--vector-weight') ? Number(value('--vector-weight')) : undefined,
+    /** weight of the keyword feedback in the vector query (default: the engine's) */
+    feedbackWeight: value('--feedback-weight') ? Number(value('--feedback-weight')) : undefined,
+    /** weight of the keyword match in semantic ranking (default: the engine's) */
+    lexicalWeight: value('--lexical-weight') ? Number(value('--lexical-weight')) : undefined,
+    needs: !argv.includes('--no-needs'),
+    needsOnly: argv.includes('--needs-only'),
+    needsProducts: Number(value('--needs-products') ?? 5000),
+    needsDataDir: value('--needs-data-dir'),
+    verbose: argv.includes('--verbose'),
   };
 }
 
@@ -70,6 +87,8 @@ async function evalSet(
   limit: number,
   work: string | undefined,
   vectorWeight: number | undefined,
+  feedbackWeight: number | undefined,
+  lexicalWeight: number | undefined,
   apiPath: boolean,
   log: (s: string) => void,
 ): Promise<Record<Mode, Scores>> {
@@ -142,7 +161,11 @@ async function evalSet(
       .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
       .raw();
 
-    const engine = createSearchEngine(vectorWeight === undefined ? {} : { vectorWeight });
+    const engine = createSearchEngine({
+      ...(vectorWeight === undefined ? {} : { vectorWeight }),
+      ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
+      ...(lexicalWeight === undefined ? {} : { lexicalWeight }),
+    });
     const sums: Record<Mode, Scores> = Object.fromEntries(
       MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
     ) as Record<Mode, Scores>;
@@ -230,26 +253,47 @@ async function main() {
     .filter((d) => d.isDirectory() && existsSync(join(opts.data, d.name, 'products.csv')))
     .map((d) => d.name)
     .sort();
-  const out: Record<string, Record<Mode, Scores>> = {};
-  for (const set of sets) {
+  const out: Record<string, unknown> = {};
+  for (const set of opts.needsOnly ? [] : sets) {
     log(`${set}:`);
-    out[set] = await evalSet(
+    const scores = await evalSet(
       join(opts.data, set),
       opts.limit,
       opts.work ? join(resolve(opts.work), set) : undefined,
       opts.vectorWeight,
+      opts.feedbackWeight,
+      opts.lexicalWeight,
       opts.apiPath,
       log,
     );
+    out[set] = scores;
     if (!opts.json) {
       log('  mode      nDCG@10  recall@100  rerank nDCG@10');
       for (const m of MODES) {
-        const s = out[set][m];
+        const s = scores[m];
         log(
           `  ${m.padEnd(9)} ${s['ndcg@10'].toFixed(4)}   ${s['recall@100'].toFixed(4)}      ${s['rerank_ndcg@10'].toFixed(4)}`,
         );
       }
     }
+  }
+  if (opts.needs) {
+    const dir = resolve(opts.needsDataDir ?? join(tmpdir(), `shelf-eval-needs-${opts.needsProducts}`));
+    log(`need queries (demo catalog of ${opts.needsProducts} products in ${dir}):`);
+    const db = openReadOnly(await demoCatalog(dir, opts.needsProducts, (s) => log(`  ${s}`)));
+    const misses: NeedMiss[] = [];
+    const t = Date.now();
+    const queries = readNeedQueries();
+    const report = await evalNeeds(db, queries, createSearchEngine(), misses);
+    db.close();
+    log(`  ${queries.length} queries × 3 modes in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    for (const line of formatNeedReport(report)) log(line);
+    if (opts.verbose)
+      for (const m of misses)
+        log(
+          `  miss ${m.mode.padEnd(8)} ${m.query} → ${m.got.slice(0, 3).join(', ')}  (want ${m.expected.join(', ')})`,
+        );
+    out.needs = report;
   }
   if (opts.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }

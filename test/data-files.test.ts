@@ -152,6 +152,21 @@ describe('data files', () => {
     expect(clashes).toEqual([]);
   });
 
+  it('need content covers every product type once, in the file of its top category', () => {
+    const topOf = new Map(listed.map((l) => [l[0], l[3]]));
+    const slugs = content.needs.map((n) => n.product_type);
+    expect(duplicates(slugs)).toEqual([]);
+    expect([...slugs].sort()).toEqual([...typeSlugs].sort());
+    const dir = join(DEFAULT_CONTENT_DIR, 'needs');
+    for (const [slug, top] of topOf) {
+      const file = JSON.parse(readFileSync(join(dir, `${top}.json`), 'utf8')) as { product_type: string }[];
+      expect(
+        file.some((n) => n.product_type === slug),
+        `${slug} in needs/${top}.json`,
+      ).toBe(true);
+    }
+  });
+
   it('knowledge covers every product type; error codes carry code and canonical_issue; overrides name known brands and entries', () => {
     const covered = new Set(content.knowledge.map((k) => k.product_type));
     expect([...typeSlugs].filter((t) => !covered.has(t))).toEqual([]);

@@ -223,7 +223,14 @@ describe('search over HTTP', () => {
       ]),
       embeddings: 'builtin',
     });
-    expect(data.map((p) => p.name)).toEqual(['Bosch 800 Series SHPM88Z75N Dishwasher Stainless']);
+    // "quiet" ranks rather than filters: the quiet one first, the louder one after it
+    expect(data.map((p) => p.name)).toEqual([
+      'Bosch 800 Series SHPM88Z75N Dishwasher Stainless',
+      'Whirlpool WDT730PAHZ Dishwasher Stainless',
+    ]);
+    expect(interpretation.specs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'noise_level', soft: true })]),
+    );
     expect(data[0]?._score).toEqual(expect.any(Number));
 
     const tv = await post(server.url, '/v2/products/semantic-search', key, {
@@ -234,6 +241,56 @@ describe('search over HTTP', () => {
       min: 1000,
       max: 2000,
     });
+  });
+
+  it('semantic search finds the type a need describes and shows the types considered with confidence and why', async () => {
+    const res = await post(server.url, '/v2/products/semantic-search', key, {
+      query: 'tired of scrubbing plates by hand every night',
+    });
+    const data = expectOk<Product[]>(res);
+    const { types } = (
+      res.body.meta as {
+        interpretation: { types: { slug: string; confidence: number; matched: string[] }[] };
+      }
+    ).interpretation;
+    expect(types[0]).toMatchObject({ slug: 'dishwasher', confidence: expect.any(Number) });
+    expect(types[0]!.confidence).toBeGreaterThan(0.5);
+    expect(types[0]!.matched.join(' ')).toMatch(/plates/);
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.every((p) => p.product_type?.slug === 'dishwasher')).toBe(true);
+  });
+
+  it('semantic and hybrid search answer in every format (json, schemaorg, ai) with the interpretation', async () => {
+    for (const format of ['json', 'schemaorg', 'ai']) {
+      const semantic = await post(server.url, '/v2/products/semantic-search', key, {
+        query: 'quiet dishwasher',
+        format,
+      });
+      expect(semantic.status, format).toBe(200);
+      expect((semantic.body.data as unknown[]).length, format).toBeGreaterThan(0);
+      expect((semantic.body.meta as { interpretation: unknown }).interpretation, format).toBeDefined();
+      const hybrid = await post(server.url, '/v2/products/search', key, {
+        query: 'fridge',
+        mode: 'hybrid',
+        format,
+        facets: ['brand'],
+      });
+      expect(hybrid.status, format).toBe(200);
+      expect(hybrid.body.facets, format).toHaveProperty('brand');
+    }
+    const ai = await post(server.url, '/v2/products/semantic-search', key, { query: 'fridge', format: 'ai' });
+    expect(JSON.stringify(ai.body.data)).not.toContain('"specifications"');
+    const ld = await post(server.url, '/v2/products/semantic-search', key, {
+      query: 'fridge',
+      format: 'schemaorg',
+    });
+    expect((ld.body.data as { '@type': string }[])[0]?.['@type']).toBe('Product');
+    const bad = await post(server.url, '/v2/products/semantic-search', key, {
+      query: 'fridge',
+      format: 'xml',
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/json.*schemaorg.*ai/);
   });
 
   it('drops only the understood spec constraints that no product meets, and says which', async () => {

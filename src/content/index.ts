@@ -5,6 +5,8 @@ export {
   KNOWLEDGE_CONTEXTS,
   KNOWLEDGE_TYPES,
   type KnowledgeFile,
+  type NeedsDef,
+  NeedsFile,
   type ProductTypeDef,
   type RelatedTypeDef,
   RelatedTypesFile,

@@ -9,6 +9,8 @@ import {
   type CategoryDef,
   CategoryFile,
   KnowledgeFile,
+  type NeedsDef,
+  NeedsFile,
   type ProductTypeDef,
   ProductTypeFile,
   type RelatedTypeDef,
@@ -32,6 +34,8 @@ export interface Content {
   relatedTypes: RelatedTypeDef[];
   /** specs that belong together, per product type (`taxonomy/spec-rules.json`); empty when absent */
   specRules: SpecRulesDef[];
+  /** what each product type is for (`needs/<category>.json`); empty when absent */
+  needs: NeedsDef[];
 }
 
 export class ContentError extends Error {}
@@ -76,5 +80,6 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
     knowledge: jsonFiles(join(dir, 'knowledge')).map((f) => readJson<KnowledgeFile>(f, KnowledgeFile)),
     relatedTypes: existsSync(relatedFile) ? readJson<RelatedTypeDef[]>(relatedFile, RelatedTypesFile) : [],
     specRules: existsSync(rulesFile) ? readJson<SpecRulesDef[]>(rulesFile, SpecRulesFile) : [],
+    needs: jsonFiles(join(dir, 'needs')).flatMap((f) => readJson<NeedsDef[]>(f, NeedsFile)),
   };
 }

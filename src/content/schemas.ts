@@ -278,3 +278,25 @@ export const SpecRulesFile = Type.Array(
   ),
 );
 export type SpecRulesDef = Static<typeof SpecRulesFile>[number];
+
+/**
+ * What a product type is for, in the words of a buying guide (`data/needs/<category>.json`):
+ * the needs it serves, the problems it solves, where and by whom it is used, and the everyday
+ * words people call it by. Query understanding maps a need ("the basement smells musty") to
+ * product types through this text.
+ */
+const Phrases = Type.Array(Type.String({ minLength: 1 }));
+export const NeedsFile = Type.Array(
+  Type.Object(
+    {
+      product_type: Slug,
+      needs: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      problems: Phrases,
+      places: Phrases,
+      users: Phrases,
+      words: Phrases,
+    },
+    { additionalProperties: false },
+  ),
+);
+export type NeedsDef = Static<typeof NeedsFile>[number];

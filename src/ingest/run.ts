@@ -363,7 +363,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
-      buildSearchIndex(db);
+      buildSearchIndex(db, content.needs ?? []);
       progress({ phase: 'documents' });
       writeProductDocuments(db);
       productCount = products.length;

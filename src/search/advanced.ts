@@ -13,7 +13,7 @@ import type { SearchEngine, SearchMode } from './engine.js';
 import { computeFacets, type FacetBucket } from './facets.js';
 import { compileFilters, type SearchFilters } from './filters.js';
 import { type Ranked, rankKeyword } from './keyword.js';
-import { productTable } from './product-table.js';
+import { productTable, specValues } from './product-table.js';
 import { type Interpretation, understand } from './understand.js';
 
 export const SEARCH_SORT_FIELDS = [
@@ -75,20 +75,37 @@ export async function advancedSearch(
 
   let interpretation: SearchResult['interpretation'] = null;
   let understood: SearchFilters = {};
+  /** product type id → confidence, when understanding considered several (ranks by it) */
+  let typeBelief: Map<string, number> | null = null;
+  /** numeric conditions that order the results instead of filtering them */
+  const soft: SoftBound[] = [];
   if (query && mode !== 'keyword') {
     const i = understand(db, query);
+    const considered = i.product_type ? [] : considerTypes(i.types);
+    if (considered.length > 0) typeBelief = new Map(considered.map((t) => [t.id, t.confidence]));
     understood = {
-      ...(i.product_type ? { product_type: [i.product_type.id] } : {}),
+      ...(i.product_type
+        ? { product_type: [i.product_type.id] }
+        : considered.length > 0
+          ? { product_type: considered.map((t) => t.id) }
+          : {}),
       ...(i.brand ? { brand: [i.brand.id] } : {}),
-      ...(i.price ? { price: i.price } : {}),
-      ...(i.specs.length
+      ...(i.price && !i.price.soft ? { price: { min: i.price.min, max: i.price.max } } : {}),
+      ...(i.specs.some((s) => !s.soft)
         ? {
             specs: Object.fromEntries(
-              i.specs.map((s) => [s.key, s.value !== undefined ? s.value : { min: s.min, max: s.max }]),
+              i.specs
+                .filter((s) => !s.soft)
+                .map((s) => [s.key, s.value !== undefined ? s.value : { min: s.min, max: s.max }]),
             ),
           }
         : {}),
     };
+    // relative words rank, they do not filter (unless an explicit filter covers the same thing)
+    if (i.price?.soft && !filters.price) soft.push({ key: null, min: i.price.min, max: i.price.max });
+    for (const spec of i.specs)
+      if (spec.soft && !(spec.key in (filters.specs ?? {})))
+        soft.push({ key: spec.key, min: spec.min, max: spec.max });
     const { text: _text, ...shown } = i;
     interpretation = { ...shown, mode, relaxed: [], embeddings: engine.embeddingsFor(db) };
   }
@@ -114,6 +131,12 @@ export async function advancedSearch(
     specs: { ...(understood.specs ?? {}), ...(filters.specs ?? {}) },
   };
   let ranked = await rankWith(merged);
+  if (ranked.length === 0 && interpretation?.brand && understood.brand && !filters.brand) {
+    // a word that is also a brand name ("cafe", "google") must not empty the result
+    delete merged.brand;
+    interpretation.relaxed.push('brand');
+    ranked = await rankWith(merged);
+  }
   if (ranked.length === 0 && interpretation && Object.keys(understood.specs ?? {}).length > 0) {
     // Nothing meets every understood spec constraint: keep type, brand, price and explicit
     // filters, then add the understood specs back one by one (in the order the query gave
@@ -125,8 +148,21 @@ export async function advancedSearch(
       if (anyMatch(db, { ...merged, specs: { ...kept, [key]: value } })) kept[key] = value;
       else relaxed.push(key);
     }
-    interpretation.relaxed = relaxed;
+    interpretation.relaxed.push(...relaxed);
     ranked = await rankWith({ ...merged, specs: kept });
+    // a relaxed range still ranks: the nearest products first ("65 inch" with none at 65)
+    for (const key of relaxed) {
+      const value = understood.specs?.[key];
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        soft.push({ key, min: value.min, max: value.max });
+    }
+  }
+  if (typeBelief && ranked.length > 0) ranked = rankByBelief(db, ranked, typeBelief);
+  if (soft.length > 0 && ranked.length > 0) {
+    const unmet = new Set<string>();
+    ranked = rankBySoft(db, ranked, soft, limit + offset, unmet);
+    // say which relative conditions the page could not meet for every product
+    for (const key of unmet) if (!interpretation?.relaxed.includes(key)) interpretation?.relaxed.push(key);
   }
 
   const sort = request.sort ?? { field: query ? 'relevance' : 'name', order: query ? 'desc' : 'asc' };
@@ -150,6 +186,73 @@ export async function advancedSearch(
     page: pageInfo({ total: ranked.length, limit, offset, cursor: request.pagination?.cursor ?? null, next }),
     interpretation,
   };
+}
+
+/**
+ * The inferred types a search looks within when none is sure: those at least a quarter as
+ * likely as the best one (at most 3). A clear favourite leaves the others out.
+ */
+function considerTypes(types: Interpretation['types']): Interpretation['types'] {
+  const top = types[0]?.confidence ?? 0;
+  if (top < MIN_TYPE_CONFIDENCE) return [];
+  return types.filter((t) => t.confidence >= top / 4).slice(0, 3);
+}
+/** Below this, the inferred types are guesses and the search is not narrowed by them. */
+const MIN_TYPE_CONFIDENCE = 0.15;
+
+/**
+ * Ranking across several likely types: each product's score (scaled to the best) plus the
+ * confidence of its type, so the likelier type leads unless its products match far worse.
+ */
+function rankByBelief(db: Db, ranked: Ranked[], belief: Map<string, number>): Ranked[] {
+  const t = productTable(db);
+  const best = Math.max(...ranked.map((r) => r.score)) || 1;
+  return ranked
+    .map((r) => {
+      const type = t.type[t.rowOf.get(r.rowid)!];
+      return { rowid: r.rowid, score: r.score / best + (type ? (belief.get(type) ?? 0) : 0) };
+    })
+    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+}
+
+/** A numeric condition that ranks: `key` a spec key, null for the price. */
+interface SoftBound {
+  key: string | null;
+  min?: number | undefined;
+  max?: number | undefined;
+}
+
+/**
+ * Orders products by how far they fall outside soft bounds (relative distance, summed over
+ * the bounds; a product without the value counts as one whole bound away), keeping the
+ * ranking's order among equals: every product within the bounds first, then the nearest.
+ * Adds to `unmet` the bounds that some product of the first `depth` misses.
+ */
+function rankBySoft(
+  db: Db,
+  ranked: Ranked[],
+  bounds: SoftBound[],
+  depth: number,
+  unmet: Set<string>,
+): Ranked[] {
+  const t = productTable(db);
+  const values = bounds.map((b) => (b.key ? specValues(db, b.key).numeric : null));
+  const miss = (rowid: number, j: number): number => {
+    const b = bounds[j]!;
+    const map = values[j];
+    const x = map ? map.get(rowid) : t.price[t.rowOf.get(rowid)!];
+    if (x === undefined || Number.isNaN(x)) return 1;
+    if (b.max !== undefined && x > b.max) return (x - b.max) / (Math.abs(b.max) || 1);
+    if (b.min !== undefined && x < b.min) return (b.min - x) / (Math.abs(b.min) || 1);
+    return 0;
+  };
+  const scored = ranked.map((r, i) => ({ r, i, miss: bounds.reduce((s, _, j) => s + miss(r.rowid, j), 0) }));
+  scored.sort((a, b) => a.miss - b.miss || a.i - b.i);
+  for (const { r } of scored.slice(0, depth))
+    bounds.forEach((b, j) => {
+      if (miss(r.rowid, j) > 0) unmet.add(b.key ?? 'price');
+    });
+  return scored.map((x) => x.r);
 }
 
 /** True when at least one product passes the filters. */

@@ -1,6 +1,8 @@
 import type { Db } from '../catalog/index.js';
+import type { NeedsDef } from '../content/index.js';
 import { modelKey } from '../identifiers/index.js';
 import { embeddingTerms, embedTerms, type TermModelOptions, trainTermModel } from './embeddings/builtin.js';
+import { buildNeedIndex } from './needs/index.js';
 import { words } from './text.js';
 import { toBlob } from './vector-blob.js';
 
@@ -15,10 +17,12 @@ export const PRODUCT_TEXT_SQL = `SELECT p.rowid AS rowid, p.name || ' ' || COALE
  * Fills the search side of a snapshot being built, after every product is written:
  * the keyword index (products_fts, rowid = products.rowid), the vocabulary that typo
  * tolerance draws from, and the built-in embeddings (word vectors learned from this
- * catalog's text, one vector per product). Ingest calls this once; it is synchronous and
- * runs inside ingest's transaction.
+ * catalog's text, one vector per product), then what need understanding reads (the authored
+ * need text of each product type with the pretrained word vectors and WordNet relations it
+ * uses; see needs/build.ts). Ingest calls this once; it is synchronous and runs inside
+ * ingest's transaction.
  */
-export function buildSearchIndex(db: Db): void {
+export function buildSearchIndex(db: Db, needs: NeedsDef[] = []): void {
   // model numbers and MPNs are indexed as written and by their key (no case, no separators),
   // so that SHPK-52Z95N-PR, shpk 52z95npr and SHPK52Z95NPR all find the product
   db.function('shelf_model_key', { deterministic: true }, (v: unknown) =>
@@ -40,6 +44,7 @@ export function buildSearchIndex(db: Db): void {
   `);
 
   buildEmbeddings(db);
+  buildNeedIndex(db, needs);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Db, perConnection, stmt } from '../catalog/index.js';
+import { inferTypes, type TypeCandidate } from './needs/index.js';
 import { productTable, specValues } from './product-table.js';
 import { words } from './text.js';
 
@@ -12,12 +13,21 @@ export interface SpecConstraint {
   max?: number;
   /** the words of the query it came from */
   from: string;
+  /** a relative word ("quiet", "large"): ranks products by it instead of filtering */
+  soft?: boolean;
 }
 
 export interface Interpretation {
+  /** the one product type the constraints are read against: named, or inferred with confidence */
   product_type: { id: string; slug: string; name: string } | null;
+  /**
+   * the product types considered, most likely first, with confidence (0–1) and why: a type
+   * the query names has confidence 1; otherwise the types whose need text the query matches
+   */
+  types: TypeCandidate[];
   brand: { id: string; slug: string; name: string } | null;
-  price: { min?: number; max?: number } | null;
+  /** soft: from a relative word ("cheap"), so it ranks instead of filtering */
+  price: { min?: number; max?: number; soft?: boolean } | null;
   specs: SpecConstraint[];
   /** query words that set no constraint (they still count for similarity) */
   leftover: string[];
@@ -68,6 +78,11 @@ const QUALITIES: { words: string[]; hints: string[]; direction: 'low' | 'high' }
     direction: 'low',
   },
   { words: ['fast', 'quick', 'speedy'], hints: ['hz', 'speed', 'rpm'], direction: 'high' },
+  {
+    words: ['battery life', 'long lasting', 'long-lasting', 'runtime', 'run time'],
+    hints: ['hr', 'runtime', 'battery_life', 'mah', 'wh', 'ah'],
+    direction: 'high',
+  },
 ];
 const CHEAP = new Set(['cheap', 'budget', 'affordable', 'inexpensive', 'cheapest', 'bargain', 'value']);
 const PREMIUM = new Set(['premium', 'luxury', 'high-end', 'flagship', 'highend']);
@@ -93,6 +108,12 @@ const UNITS: [RegExp, string][] = [
   [/^(cfm)$/, 'cfm'],
   [/^(hp)$/, 'hp'],
 ];
+
+/**
+ * An inferred type this sure becomes the type constraints are read against ("quiet" looks at
+ * its noise spec). Less sure types still rank (see advanced.ts); they never filter alone.
+ */
+export const SURE_TYPE = 0.5;
 
 const norm = (s: string) => words(s).join(' ');
 const num = (s: string) => {
@@ -257,13 +278,31 @@ export function understand(db: Db, text: string): Interpretation {
   const q = ` ${norm(rest)} `;
   const qWords = q.trim().split(' ').filter(Boolean);
 
-  // product type: the longest name or synonym found
+  // product type: the longest name or synonym found, else the types the need describes
   let type: TypeInfo | null = null;
+  let types: TypeCandidate[] = [];
   for (const { phrase, type: t } of v.phrases) {
     if (q.includes(` ${phrase} `)) {
       type = t;
       take(phrase);
+      types = [
+        { id: t.id, slug: t.slug, name: t.name, confidence: 1, matched: [`names the type: ${phrase}`] },
+      ];
       break;
+    }
+  }
+  // A named type can be the context rather than the thing wanted ("hang the television on
+  // the wall" names a TV and wants a mount): the need text of every type is scored too, and
+  // a sure type that is not the named one wins when the named one is far less likely.
+  const inferred = inferTypes(db, embedText);
+  const top = inferred[0];
+  if (!type || (top && top.id !== type.id && top.confidence >= SURE_TYPE)) {
+    const named = type ? (inferred.find((t) => t.id === type!.id)?.confidence ?? 0) : 0;
+    if (!type || named < top!.confidence / 4) {
+      if (type)
+        for (const w of type.phrases.find((p) => q.includes(` ${p} `))?.split(' ') ?? []) consumed.delete(w);
+      types = inferred;
+      type = top && top.confidence >= SURE_TYPE ? (v.types.find((t) => t.id === top.id) ?? null) : null;
     }
   }
 
@@ -317,9 +356,12 @@ export function understand(db: Db, text: string): Interpretation {
       }
     }
     // numbers with a unit or followed by a spec's name: "65 inch", "12 place settings"
-    const numbered = /(\d+(?:\.\d+)?)\s*(?:-\s*)?([a-z"”]+(?:\s[a-z]+)?)/g;
+    const numbered = /(\d+(?:\.\d+)?(?:\/\d+)?)\s*(?:-\s*)?([a-z"”]+(?:\s[a-z]+)?)/g;
     for (const match of rest.matchAll(numbered)) {
-      const value = Number(match[1]);
+      // "1/2 in chuck": a fraction is its quotient
+      const [whole, over] = match[1]!.split('/');
+      const value = over ? Number(whole) / Number(over) : Number(whole);
+      if (!Number.isFinite(value)) continue;
       const after = match[2]!.trim();
       const unit = UNITS.find(([re]) => re.test(after) || re.test(after.split(' ')[0]!))?.[1];
       const spec = type.specs.find(
@@ -329,7 +371,8 @@ export function understand(db: Db, text: string): Interpretation {
             [s.label, ...(s.aliases ?? [])].some((n) => norm(n).startsWith(norm(after)))),
       );
       if (!spec || specs.some((s) => s.key === spec.key)) continue;
-      const tolerance = Math.max(0.5, value * 0.03);
+      // a quoted size means that size: 3 % either way, and never more than a tenth of it
+      const tolerance = Math.min(value / 10, Math.max(0.5, value * 0.03));
       specs.push({
         key: spec.key,
         label: spec.label,
@@ -341,7 +384,8 @@ export function understand(db: Db, text: string): Interpretation {
     }
     // measurable qualities, placed on the type's matching numeric spec
     for (const quality of QUALITIES) {
-      const word = qWords.find((w) => quality.words.includes(w));
+      // one word ("quiet") or a phrase ("battery life")
+      const word = quality.words.find((w) => q.includes(` ${norm(w)} `));
       if (!word) continue;
       const spec = type.specs.find(
         (s) =>
@@ -356,8 +400,9 @@ export function understand(db: Db, text: string): Interpretation {
         label: spec.label,
         ...(quality.direction === 'low' ? { max: bound } : { min: bound }),
         from: word,
+        soft: true,
       });
-      consumed.add(word);
+      for (const w of norm(word).split(' ')) consumed.add(w);
     }
   }
 
@@ -367,13 +412,14 @@ export function understand(db: Db, text: string): Interpretation {
   if ((cheap || premium) && price?.max === undefined && price?.min === undefined) {
     const bound = percentile(db, type?.id ?? null, null, cheap ? 1 / 3 : 2 / 3);
     if (bound !== null) {
-      price = cheap ? { max: bound } : { min: bound };
+      price = cheap ? { max: bound, soft: true } : { min: bound, soft: true };
       consumed.add((cheap ?? premium)!);
     }
   }
 
   return {
     product_type: type ? { id: type.id, slug: type.slug, name: type.name } : null,
+    types,
     brand,
     price,
     specs,

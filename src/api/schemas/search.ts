@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Meta, Pagination, Product } from '../../schemas/index.js';
+import { Meta, Pagination, Product, StringEnum } from '../../schemas/index.js';
 
 const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   maxItems: 50,
@@ -39,7 +39,11 @@ const Mode = Type.Union([Type.Literal('keyword'), Type.Literal('semantic'), Type
   description:
     'keyword (BM25), semantic (vectors within understood constraints) or hybrid (reciprocal rank fusion)',
 });
-const Format = Type.Literal('json', { description: 'json (the only format of search results so far)' });
+const Format = StringEnum(['json', 'schemaorg', 'ai'], {
+  default: 'json',
+  description:
+    'json (full Product), schemaorg (schema.org Product JSON-LD) or ai (condensed AiProduct); facets and meta.interpretation are the same in every format',
+});
 
 export const AdvancedSearchBody = Type.Object(
   {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { ErrorEnvelope } from '../../../schemas/index.js';
 import {
   advancedSearch,
@@ -9,6 +10,7 @@ import {
 import { invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
+import { type Format, formatProducts } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope };
 
@@ -21,8 +23,24 @@ export interface SearchRoutesOptions {
 export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = async (app, options) => {
   const { engine } = options;
 
-  const reply = (request: Parameters<typeof meta>[0], result: SearchResult) => {
+  const reply = (
+    request: Parameters<typeof meta>[0],
+    raw: FastifyReply,
+    result: SearchResult,
+    format: Format | undefined,
+  ) => {
     if (result.interpretation) request.metaExtras.interpretation = result.interpretation;
+    if (format && format !== 'json') {
+      // formatted items are not the Product schema: sent as serialized JSON, like GET /v2/products
+      const body = {
+        success: true,
+        data: formatProducts(app.catalog().db, request, result.products, format),
+        facets: result.facets,
+        meta: meta(request),
+        pagination: result.page,
+      };
+      return raw.type('application/json; charset=utf-8').send(JSON.stringify(body));
+    }
     return {
       success: true as const,
       data: result.products,
@@ -42,14 +60,14 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         response: { 200: SearchEnvelope, ...errors },
       },
     },
-    async (request) => {
+    async (request, res) => {
       const body = request.body;
       const price = body.filters?.price;
       if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
         throw invalidParam('filters.price', 'min must not be greater than max');
       if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
         throw invalidParam('pagination', 'give offset or cursor, not both');
-      return reply(request, await advancedSearch(app.catalog().db, engine, body));
+      return reply(request, res, await advancedSearch(app.catalog().db, engine, body), body.format);
     },
   );
 
@@ -63,6 +81,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         response: { 200: SearchEnvelope, ...errors },
       },
     },
-    async (request) => reply(request, await semanticSearch(app.catalog().db, engine, request.body)),
+    async (request, res) =>
+      reply(request, res, await semanticSearch(app.catalog().db, engine, request.body), request.body.format),
   );
 };
