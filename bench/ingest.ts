@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark: generates the seeded demo catalog at about 35,000 products from the 15
+ * Ingest benchmark: generates the seeded demo catalog at about 35,000 products from the 14 active
  * demo retailers and times one full `runIngest` into a temporary data folder (not a test).
  *
  *   npm run bench:ingest                       ≈35,000 products
@@ -27,6 +27,8 @@ const json = argv.includes('--json');
 const say = (line: string) => {
   if (!json) process.stdout.write(`${line}\n`);
 };
+
+const pct = (share: number) => `${(share * 100).toFixed(2)} %`;
 
 const content = loadContent();
 const dir = mkdtempSync(join(tmpdir(), 'shelf-bench-ingest-'));
@@ -86,6 +88,9 @@ try {
       );
     say(
       `resolution vs the demo's ground truth: pair precision ${resolution.precision}, recall ${resolution.recall}, F1 ${resolution.f1}`,
+    );
+    say(
+      `classification vs the ground truth: product type accuracy ${pct(resolution.type_accuracy)}, brand recall ${pct(resolution.brand_recall)}, brand recall from titles ${pct(resolution.brand_recall_from_titles)} (${resolution.products_without_stated_brand} products no listing states a brand for)`,
     );
     say(`CPU time ${result.cpu_seconds} s (wall time counts other processes on a shared machine)`);
     if (nextDay !== null) say(`next day's run (with the previous catalog): ${nextDay} s`);

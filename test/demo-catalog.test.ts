@@ -43,4 +43,15 @@ describe('demo catalog', () => {
   it('resolves the listings of one product at several retailers into one product (pairwise F1 against the ground truth)', () => {
     expect(scoreAgainstTruth(join(dir, 'data'), truthPath).f1).toBeGreaterThan(0.85);
   });
+
+  it('regression: types products by their title, not by a Google category sibling types share (robot vacuums typed wet-dry)', () => {
+    expect(scoreAgainstTruth(join(dir, 'data'), truthPath).type_accuracy).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('regression: finds the brand in the title when no listing states one (79 products had brand null)', () => {
+    const scores = scoreAgainstTruth(join(dir, 'data'), truthPath);
+    expect(scores.products_without_stated_brand).toBeGreaterThan(0);
+    expect(scores.brand_recall_from_titles).toBeGreaterThanOrEqual(0.995);
+    expect(scores.brand_recall).toBeGreaterThanOrEqual(0.995);
+  });
 });
