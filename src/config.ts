@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { describeAllowed } from './schemas/index.js';
 
 /**
  * Every setting Shelf reads from the environment, with defaults and help text.
@@ -96,8 +97,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.SHELF_API_KEY === undefined && env.SERVICE_API_KEY) raw.SHELF_API_KEY = env.SERVICE_API_KEY;
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   if (!Value.Check(ConfigSchema, withDefaults)) {
-    const problems = [...Value.Errors(ConfigSchema, withDefaults)].map(
-      (e) => `${e.instancePath || '/'} ${e.message}`,
+    // one line per setting (a union's branches each report), saying what it allows
+    const names = new Set([...Value.Errors(ConfigSchema, withDefaults)].map((e) => e.instancePath.slice(1)));
+    const properties = ConfigSchema.properties as Record<string, unknown>;
+    const problems = [...names].map(
+      (name) =>
+        `${name || 'configuration'} must be ${describeAllowed(properties[name])} (got ${JSON.stringify(raw[name] ?? null)})`,
     );
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }

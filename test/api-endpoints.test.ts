@@ -215,7 +215,12 @@ describe('REST /v2: every endpoint, parameter and error', () => {
     expectError(await call('/v2/products/barcode/1234567'), 400, 'VALIDATION_ERROR');
     expectError(await call('/v2/products/barcode/12345678a'), 400, 'VALIDATION_ERROR');
     expectError(await call('/v2/products/barcode/123456789012345'), 400, 'VALIDATION_ERROR');
-    expectError(await call('/v2/products/barcode/00000000000000'), 404, 'NOT_FOUND');
+    expectError(await call('/v2/products/barcode/00000000000000'), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call(`/v2/products/barcode/01234567890${gs1CheckDigit('01234567890')}`),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('gives price intelligence for 1 to 365 days', async () => {

@@ -49,9 +49,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: {
-      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+      // verbose: issues carry their schema, so a 400 can say what is allowed (plugins/errors.ts)
+      customOptions: {
+        coerceTypes: 'array',
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // bodies are JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a 400 about its shape
+  app.removeContentTypeParser('text/plain');
 
   await app.register(envelopePlugin);
   await app.register(errorsPlugin);

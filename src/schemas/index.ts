@@ -1,3 +1,4 @@
+export { allowedValues, describeAllowed } from './allowed.js';
 export { Brand, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';

@@ -26,5 +26,10 @@ export const CursorParam = Type.String({
   description: 'nextCursor (or prevCursor) of a previous page',
 });
 export const UuidParam = Type.String({ format: 'uuid', description: 'UUID' });
-export const SlugParam = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 200 });
+export const SlugParam = Type.String({
+  pattern: '^[a-z0-9-]+$',
+  minLength: 1,
+  maxLength: 200,
+  description: 'a slug: lower-case letters, digits and dashes, at most 200 characters',
+});
 export const SearchText = Type.String({ maxLength: 500 });

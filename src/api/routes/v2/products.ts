@@ -79,7 +79,7 @@ const SingleQuery = Type.Object({
     Type.String({
       pattern: (Flag as unknown as { pattern: string }).pattern,
       description:
-        'flag: inline knowledge (lifespan, maintenance, cost of ownership, buying guide); Starter plan or above',
+        'true/false, 1/0 or yes/no: inline knowledge (lifespan, maintenance, cost of ownership, buying guide); Starter plan or above',
     }),
   ),
   format: Type.Optional(FormatParam),
