@@ -57,7 +57,7 @@ export type Retailer = Static<typeof Retailer>;
 export const Offer = Type.Object({
   retailer_name: Type.String(),
   retailer_slug: Type.String(),
-  price: Nullable(Type.Number()),
+  price: Type.Number({ description: 'current price; a listing without one is not an offer' }),
   original_price: Nullable(Type.Number()),
   currency: Type.String(),
   in_stock: Type.Boolean(),

@@ -6,6 +6,12 @@ export const Flag = Type.String({
   description: 'true/false, 1/0 or yes/no (any case)',
 });
 
+/** include_legacy: the one switch for legacy (tier 3–4) products wherever products are listed. */
+export const LegacyFlag = Type.String({
+  pattern: (Flag as unknown as { pattern: string }).pattern,
+  description: 'true/false, 1/0 or yes/no: also list legacy products (data tier 3–4); default false',
+});
+
 /** Reads a Flag value; undefined stays undefined so defaults apply. */
 export function flag(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;

@@ -20,7 +20,16 @@ import {
 } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
+import {
+  CursorParam,
+  Flag,
+  flag,
+  LegacyFlag,
+  Limit,
+  SearchText,
+  SlugParam,
+  UuidParam,
+} from '../../schemas/params.js';
 import { errorResponses, FormatParam, formatProducts, sendFormatted } from './shared.js';
 
 const cursorErrors = <T>(fn: () => T): T => {
@@ -54,6 +63,7 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
           include_products: Type.Optional(Flag),
+          include_legacy: Type.Optional(LegacyFlag),
           format: Type.Optional(FormatParam),
         }),
         response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
@@ -75,6 +85,7 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ? { field: q.sort.replace(/^-/, '') as GroupSortField, desc: q.sort.startsWith('-') }
             : undefined,
           includeProducts: flag(q.include_products),
+          includeLegacy: flag(q.include_legacy),
         }),
       );
       if (format === 'json') return okPage(request, groups, page);
@@ -93,13 +104,20 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['product groups'],
         summary: 'A product group with its products',
         params: Type.Object({ id: UuidParam }),
-        querystring: Type.Object({ include_offers: Type.Optional(Flag), format: Type.Optional(FormatParam) }),
+        querystring: Type.Object({
+          include_offers: Type.Optional(Flag),
+          include_legacy: Type.Optional(LegacyFlag),
+          format: Type.Optional(FormatParam),
+        }),
         response: { 200: Envelope(ProductGroup), ...errorResponses },
       },
     },
     async (request, reply) => {
       const db = app.catalog().db;
-      const group = getGroup(db, request.params.id, { includeOffers: flag(request.query.include_offers) });
+      const group = getGroup(db, request.params.id, {
+        includeOffers: flag(request.query.include_offers),
+        includeLegacy: flag(request.query.include_legacy),
+      });
       if (!group) throw notFound('product group', request.params.id);
       const format = request.query.format ?? 'json';
       if (format === 'json') return ok(request, group);

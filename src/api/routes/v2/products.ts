@@ -18,7 +18,16 @@ import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
+import {
+  CursorParam,
+  Flag,
+  flag,
+  LegacyFlag,
+  Limit,
+  SearchText,
+  SlugParam,
+  UuidParam,
+} from '../../schemas/params.js';
 import {
   errorResponses,
   FormatParam,
@@ -60,7 +69,7 @@ const ListQuery = Type.Object({
       description: 'exact model number (case and separators ignored)',
     }),
   ),
-  include_legacy: Type.Optional(Flag),
+  include_legacy: Type.Optional(LegacyFlag),
   data_tier: Type.Optional(
     Type.String({ pattern: '^[1-4](,[1-4])*$', description: 'comma-separated tiers, e.g. 1,2' }),
   ),
@@ -72,6 +81,7 @@ const ListQuery = Type.Object({
 
 const SingleQuery = Type.Object({
   include_variants: Type.Optional(Flag),
+  include_legacy: Type.Optional(LegacyFlag),
   include_offers: Type.Optional(Flag),
   include_attributes: Type.Optional(Flag),
   include_signals: Type.Optional(Flag),
@@ -156,7 +166,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (flag(query.include_signals)) attachSignals(db, [product]);
     if (flag(query.include_attributes)) product.attributes = attributesOf(db, product.id);
     if (flag(query.include_variants)) {
-      product.variants = variantsOf(db, product);
+      product.variants = variantsOf(db, product, flag(query.include_legacy));
       if (flag(query.include_offers)) attachOffers(db, product.variants);
     }
     const meta = knowledgeMeta(db, product);
