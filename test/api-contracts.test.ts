@@ -1,3 +1,4 @@
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/api/index.js';
 import { gs1CheckDigit } from '../src/ingest/normalize/gtin.js';
@@ -13,7 +14,35 @@ interface OpenApiParameter {
   description?: string;
   schema?: Json;
 }
-type OpenApi = { paths: Record<string, Record<string, { parameters?: OpenApiParameter[] }>> };
+type OpenApi = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: OpenApiParameter[];
+        responses?: Record<string, { content?: { 'application/json'?: { schema?: unknown } } }>;
+      }
+    >
+  >;
+};
+
+/**
+ * The route's documented response schema made strict: no property it does not name, at any
+ * depth (free-form objects, which declare `additionalProperties`, stay free).
+ */
+function strict(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(strict);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strict(s)]))
+        : strict(v);
+  if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
 
 /** A value the parameter's schema refuses, or null when it takes any text. */
 function badValue(schema: Json): string | null {
@@ -134,5 +163,80 @@ describe('REST /v2 contracts', () => {
       field: 'qurey',
       message: expect.stringContaining('allowed: query'),
     });
+  });
+
+  it('regression: every response carries every documented field, and nothing else (brand profile fields were omitted)', async () => {
+    const products = expectOk<Json[]>(await call('/v2/products?limit=5&include_legacy=true')) as Json[];
+    const product = products[0]!;
+    const group = (expectOk<Json[]>(await call('/v2/product-groups?limit=1')) as Json[])[0];
+    const brand = (expectOk<Json[]>(await call('/v2/brands?limit=1')) as Json[])[0]!;
+    const retailer = (expectOk<Json[]>(await call('/v2/retailers?limit=1')) as Json[])[0]!;
+    const type = (expectOk<Json[]>(await call('/v2/product-types?limit=1')) as Json[])[0]!;
+    const requests: [string, string][] = [
+      ['/v2/products', '/v2/products?limit=20&include_offers=true&include_signals=true'],
+      ['/v2/products', '/v2/products?q=dishwasher&include_legacy=true'],
+      ['/v2/products', '/v2/products?group_variants=true'],
+      [
+        '/v2/products/{id}',
+        `/v2/products/${product.id}?include_variants=true&include_offers=true&include_attributes=true&include_signals=true&include_knowledge=true&include_legacy=true`,
+      ],
+      ['/v2/products/{id}', `/v2/products/${product.id}`],
+      ['/v2/products/by-slug/{slug}', `/v2/products/by-slug/${product.slug}?include_offers=true`],
+      ['/v2/products/{id}/attributes', `/v2/products/${product.id}/attributes`],
+      ['/v2/products/{id}/relationships', `/v2/products/${product.id}/relationships`],
+      ['/v2/products/{id}/prices', `/v2/products/${product.id}/prices?days=365`],
+      ['/v2/brands', '/v2/brands?include=profile&limit=100'],
+      ['/v2/brands/{identifier}', `/v2/brands/${brand.slug}`],
+      ['/v2/retailers', '/v2/retailers?is_active=false'],
+      ['/v2/retailers', '/v2/retailers'],
+      ['/v2/retailers/{identifier}', `/v2/retailers/${retailer.slug}`],
+      ['/v2/categories', '/v2/categories?include_children=true'],
+      ['/v2/product-types', '/v2/product-types?include=knowledge_stats&limit=100'],
+      ['/v2/product-types/{slug}/attributes', `/v2/product-types/${type.slug}/attributes`],
+      ['/v2/product-types/{slug}/knowledge', `/v2/product-types/${type.slug}/knowledge`],
+      ['/v2/knowledge/{type}', '/v2/knowledge/error_code?limit=50'],
+      ['/v2/product-groups', '/v2/product-groups?include_products=true&include_legacy=true'],
+    ];
+    if (product.gtin) requests.push(['/v2/products/barcode/{gtin}', `/v2/products/barcode/${product.gtin}`]);
+    if (group)
+      requests.push(['/v2/product-groups/{id}', `/v2/product-groups/${group.id}?include_offers=true`]);
+    const problems: string[] = [];
+    for (const [route, url] of requests) {
+      const schema = openapi.paths[route]?.get?.responses?.['200']?.content?.['application/json']?.schema;
+      expect(schema, route).toBeDefined();
+      const response = await call(url);
+      expect(response.status, url).toBe(200);
+      const strictSchema = strict(schema) as never;
+      for (const e of [...Value.Errors(strictSchema, response.body)].slice(0, 5))
+        problems.push(`${url} ${e.instancePath} ${e.message}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('regression: a brand profile names every documented field, null when the data does not say', async () => {
+    const ge = expectOk<Json>(await call('/v2/brands/ge')) as { profile: Json };
+    expect(Object.keys(ge.profile).sort()).toEqual(
+      [
+        'country_of_origin',
+        'founded_year',
+        'known_for',
+        'parent_company',
+        'price_position',
+        'quality_tier',
+        'repairability',
+        'summary',
+        'support_reputation',
+        'sustainability',
+        'target_audience',
+        'warranty',
+      ].sort(),
+    );
+    expect(ge.profile).toMatchObject({ sustainability: null, warranty: null, summary: null });
+    const bosch = expectOk<Json>(await call('/v2/brands/bosch')) as { profile: { warranty: Json } };
+    expect(Object.keys(bosch.profile.warranty).sort()).toEqual([
+      'extended_available',
+      'notes',
+      'standard_years',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Brand, Retailer } from '../schemas/index.js';
+import { type Brand, BrandProfile, type Retailer, withNulls } from '../schemas/index.js';
 import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
 import { InvalidCursorError } from './product-queries.js';
@@ -23,7 +23,8 @@ function toBrand(row: Record<string, unknown>, withProfile: boolean): Brand {
   };
   if (withProfile) {
     brand.description = (row.description as string | null) ?? null;
-    brand.profile = parse(row.profile_json);
+    const profile = parse(row.profile_json);
+    brand.profile = profile ? withNulls<BrandProfile>(BrandProfile, profile) : null;
   }
   return brand;
 }

@@ -1,6 +1,7 @@
 export { allowedValues, describeAllowed } from './allowed.js';
-export { Brand, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
+export { Brand, BrandProfile, BrandRef, Category, Offer, ProductType, Retailer } from './catalog.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
 export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';
