@@ -239,4 +239,33 @@ describe('REST /v2 contracts', () => {
       'standard_years',
     ]);
   });
+
+  it('regression: filters take an id or a slug wherever an id is taken (brands?category_id took only a UUID)', async () => {
+    const categories = expectOk<Json[]>(await call('/v2/categories')) as { id: string; slug: string }[];
+    for (const c of categories) {
+      const bySlug = await call(`/v2/brands?category_id=${c.slug}&limit=100`);
+      const byId = await call(`/v2/brands?category_id=${c.id}&limit=100`);
+      expect(expectOk(bySlug)).toEqual(expectOk(byId));
+      expect(expectOk(await call(`/v2/products?category_id=${c.slug}`))).toEqual(
+        expectOk(await call(`/v2/products?category_id=${c.id}`)),
+      );
+    }
+    const brand = (expectOk<Json[]>(await call('/v2/brands?limit=1')) as { id: string; slug: string }[])[0]!;
+    expect(expectOk(await call(`/v2/products?brand_id=${brand.slug}`))).toEqual(
+      expectOk(await call(`/v2/products?brand_id=${brand.id}`)),
+    );
+    expect(expectOk(await call(`/v2/product-groups?brand_id=${brand.slug}`))).toEqual(
+      expectOk(await call(`/v2/product-groups?brand_id=${brand.id}`)),
+    );
+    expect(expectOk(await call('/v2/products?product_type_id=dishwasher'))).toEqual(
+      expectOk(
+        await call(
+          `/v2/products?product_type_id=${(expectOk<Json[]>(await call('/v2/product-types?q=dishwasher')) as Json[])[0]!.id}`,
+        ),
+      ),
+    );
+    const unknown = await call('/v2/brands?category_id=no-such-category');
+    expectError(unknown, 404, 'NOT_FOUND');
+    expect((unknown.body.error as Json).message).toBe("category 'no-such-category' was not found");
+  });
 });

@@ -32,6 +32,14 @@ export const CursorParam = Type.String({
   description: 'nextCursor (or prevCursor) of a previous page',
 });
 export const UuidParam = Type.String({ format: 'uuid', description: 'UUID' });
+/** A filter naming a brand, category, product type or group: its id or its slug. */
+export const IdOrSlugParam = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[A-Za-z0-9-]+$',
+    description: `${what} id (UUID) or slug`,
+  });
 export const SlugParam = Type.String({
   pattern: '^[a-z0-9-]+$',
   minLength: 1,

@@ -24,13 +24,14 @@ import {
   CursorParam,
   Flag,
   flag,
+  IdOrSlugParam,
   LegacyFlag,
   Limit,
   SearchText,
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
-import { errorResponses, FormatParam, formatProducts, sendFormatted } from './shared.js';
+import { errorResponses, FormatParam, formatProducts, sendFormatted, withIds } from './shared.js';
 
 const cursorErrors = <T>(fn: () => T): T => {
   try {
@@ -51,9 +52,9 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List product groups (variant families)',
         querystring: Type.Object({
           q: Type.Optional(SearchText),
-          brand_id: Type.Optional(UuidParam),
-          category_id: Type.Optional(UuidParam),
-          product_type_id: Type.Optional(UuidParam),
+          brand_id: Type.Optional(IdOrSlugParam('brand')),
+          category_id: Type.Optional(IdOrSlugParam('category')),
+          product_type_id: Type.Optional(IdOrSlugParam('product type')),
           limit: Limit(20),
           cursor: Type.Optional(CursorParam),
           sort: Type.Optional(
@@ -70,7 +71,11 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, {
+        brand_id: 'brands',
+        category_id: 'categories',
+        product_type_id: 'product_types',
+      });
       const db = app.catalog().db;
       const format = q.format ?? 'json';
       const { groups, page } = cursorErrors(() =>

@@ -10,7 +10,8 @@ import {
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, UuidParam } from '../../schemas/params.js';
+import { CursorParam, Flag, flag, IdOrSlugParam, Limit, SearchText } from '../../schemas/params.js';
+import { withIds } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
 const Identifier = Type.String({
@@ -30,7 +31,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List brands',
         querystring: Type.Object({
           q: Type.Optional(SearchText),
-          category_id: Type.Optional(UuidParam),
+          category_id: Type.Optional(IdOrSlugParam('category')),
           include: Type.Optional(
             Type.String({ pattern: '^(profile)(,(profile))*$', description: 'comma-separated: profile' }),
           ),
@@ -42,7 +43,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, { category_id: 'categories' });
       try {
         const { brands, page } = listBrands(app.catalog().db, {
           q: q.q,

@@ -22,6 +22,7 @@ import {
   CursorParam,
   Flag,
   flag,
+  IdOrSlugParam,
   LegacyFlag,
   Limit,
   SearchText,
@@ -35,6 +36,7 @@ import {
   requirePlan,
   sendFormatted,
   sendSerialized,
+  withIds,
 } from './shared.js';
 
 const SORT_PATTERN = '^-?(name|price|quality_score|created_at|updated_at)$';
@@ -50,10 +52,10 @@ const ListQuery = Type.Object({
         'name, price, quality_score, created_at or updated_at; prefix - for descending. Default name (relevance when q is given).',
     }),
   ),
-  category_id: Type.Optional(UuidParam),
-  brand_id: Type.Optional(UuidParam),
-  product_type_id: Type.Optional(UuidParam),
-  product_group_id: Type.Optional(UuidParam),
+  category_id: Type.Optional(IdOrSlugParam('category')),
+  brand_id: Type.Optional(IdOrSlugParam('brand')),
+  product_type_id: Type.Optional(IdOrSlugParam('product type')),
+  product_group_id: Type.Optional(IdOrSlugParam('product group')),
   min_price: Type.Optional(
     Type.Number({
       minimum: 0,
@@ -119,7 +121,12 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, {
+        brand_id: 'brands',
+        category_id: 'categories',
+        product_type_id: 'product_types',
+        product_group_id: 'product_groups',
+      });
       if (q.min_price !== undefined && q.max_price !== undefined && q.min_price > q.max_price)
         throw invalidParam('min_price', 'must not be greater than max_price');
       const sort = q.sort
