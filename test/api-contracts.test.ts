@@ -268,4 +268,24 @@ describe('REST /v2 contracts', () => {
     expectError(unknown, 404, 'NOT_FOUND');
     expect((unknown.body.error as Json).message).toBe("category 'no-such-category' was not found");
   });
+
+  it('regression: q on /v2/knowledge/error_code matches brand-specific codes (E24 found nothing)', async () => {
+    type Entry = { key: string; brand_overrides?: { data: { code: string } }[] };
+    for (const q of ['E24', 'e24']) {
+      const entries = expectOk<Entry[]>(await call(`/v2/knowledge/error_code?q=${q}`)) as Entry[];
+      expect(entries.map((e) => e.key)).toEqual(['drain-failure']);
+      expect(entries[0]!.brand_overrides!.map((o) => o.data.code)).toEqual(['E24']);
+    }
+  });
+
+  it('regression: code=E24&brand=bosch returns the E24 override only, not the E25 override of the same entry', async () => {
+    type K = { knowledge: { brand_overrides?: { data: { code: string } }[] }[] };
+    const body = expectOk<K>(await call('/v2/product-types/dishwasher/knowledge?code=E24&brand=bosch')) as K;
+    expect(body.knowledge).toHaveLength(1);
+    expect(body.knowledge[0]!.brand_overrides!.map((o) => o.data.code)).toEqual(['E24']);
+    const generic = expectOk<K>(
+      await call('/v2/product-types/dishwasher/knowledge?code=DRAIN_FAILURE&brand=bosch'),
+    ) as K;
+    expect(generic.knowledge[0]!.brand_overrides!.map((o) => o.data.code).sort()).toEqual(['E24', 'E25']);
+  });
 });

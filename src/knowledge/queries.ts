@@ -152,15 +152,21 @@ export function knowledgeForType(db: Db, productTypeId: string, filter: Knowledg
     const overrides = stmt(
       db,
       `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
-       AND (o.brand_id = ? OR (? IS NOT NULL AND o.code = ?)) ORDER BY b.name, o.id`,
+       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
     ).all(JSON.stringify(entries.map((e) => e.id)), filter.brandId ?? null, code, code) as Row[];
-    for (const e of entries) {
+    entries.forEach((e, i) => {
       const own = overrides.filter((o) => o.entry_id === e.id);
-      const byBrand = filter.brandId
-        ? own.filter((o) => o.brand_id === filter.brandId || o.code === code)
-        : own;
-      e.brand_overrides = byBrand.map(toOverride);
-    }
+      // found through a brand's code (E24): that code's overrides only, not the brand's others (E25)
+      const byOverrideCode = code !== null && String(rows[i]?.code ?? '').toUpperCase() !== code;
+      const shown = byOverrideCode
+        ? own.filter(
+            (o) =>
+              String(o.code ?? '').toUpperCase() === code &&
+              (!filter.brandId || o.brand_id === filter.brandId),
+          )
+        : own.filter((o) => o.brand_id === filter.brandId);
+      e.brand_overrides = shown.map(toOverride);
+    });
   }
   return entries;
 }
@@ -183,8 +189,12 @@ export function knowledgeByType(
   if (params.cursor && cursor?.kind !== 'offset') throw new InvalidCursorError();
   const offset = cursor?.kind === 'offset' ? cursor.offset : 0;
   const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const code = params.q?.trim().toUpperCase() ?? null;
+  // q matches an entry's title, content or code, or a brand override's title or code (E24)
   const where = `WHERE k.type = ? AND (? IS NULL OR k.product_type_id = ?)
-     AND (? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR k.code = upper(?))`;
+     AND (? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR upper(k.code) = ?
+          OR EXISTS (SELECT 1 FROM knowledge_overrides o WHERE o.entry_id = k.id
+                     AND (upper(o.code) = ? OR o.title LIKE ? ESCAPE '\\')))`;
   const args = [
     type,
     params.productTypeId ?? null,
@@ -192,7 +202,9 @@ export function knowledgeByType(
     like,
     like,
     like,
-    params.q ?? null,
+    code,
+    code,
+    like,
   ];
   const total = (
     stmt(db, `SELECT count(*) AS n FROM knowledge_entries k ${where}`).get(...args) as { n: number }
@@ -204,12 +216,28 @@ export function knowledgeByType(
      ORDER BY t.name, k.sort_order, k.key LIMIT ? OFFSET ?`,
   ).all(...args, params.limit + 1, offset) as Row[];
   const entries = rows.slice(0, params.limit).map(toEntry);
-  if (params.brandId && entries.length) {
+  // the brand's overrides, and those whose code q names (an entry found through E24 shows E24)
+  if ((params.brandId || code) && entries.length) {
     const overrides = stmt(
       db,
-      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?)) AND o.brand_id = ? ORDER BY o.id`,
-    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId) as Row[];
-    for (const e of entries) e.brand_overrides = overrides.filter((o) => o.entry_id === e.id).map(toOverride);
+      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
+       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
+    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId ?? null, code, code) as Row[];
+    entries.forEach((e, i) => {
+      const own = overrides.filter((o) => o.entry_id === e.id);
+      const byOverrideCode =
+        code !== null &&
+        String(rows[i]?.code ?? '').toUpperCase() !== code &&
+        own.some((o) => String(o.code ?? '').toUpperCase() === code);
+      const shown = byOverrideCode
+        ? own.filter(
+            (o) =>
+              String(o.code ?? '').toUpperCase() === code &&
+              (!params.brandId || o.brand_id === params.brandId),
+          )
+        : own.filter((o) => o.brand_id === params.brandId);
+      if (params.brandId || shown.length) e.brand_overrides = shown.map(toOverride);
+    });
   }
   const next: Cursor | null =
     rows.length > params.limit ? { kind: 'offset', offset: offset + params.limit } : null;
