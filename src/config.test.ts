@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { configHelp, loadConfig, loadDotEnv } from './config.js';
 
 const errorOf = (env: Record<string, string>): string => {
   try {
@@ -27,5 +30,35 @@ describe('loadConfig', () => {
 
   it('takes the defaults', () => {
     expect(loadConfig({}).LOG_LEVEL).toBe('info');
+  });
+
+  it('regression: .env.example gives the same defaults as the configuration (SHELF_CACHE_MAX_ENTRIES said 5000)', () => {
+    const example = readFileSync(join(import.meta.dirname, '../.env.example'), 'utf8');
+    const shown = new Map<string, string>();
+    for (const line of example.split('\n')) {
+      const m = /^#?\s*([A-Z_]+)=(\S*)/.exec(line);
+      if (m && !line.includes('(example')) shown.set(m[1]!, m[2]!);
+    }
+    for (const { name, default: value } of configHelp) {
+      if (name === 'NODE_ENV' || value === undefined) continue;
+      expect(shown.get(name), name).toBe(String(value));
+    }
+  });
+
+  it('regression: loads .env (nothing did), the environment winning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-env-'));
+    try {
+      const file = join(dir, '.env');
+      writeFileSync(file, 'SHELF_TEST_DOTENV_A=from-file\nSHELF_TEST_DOTENV_B=from-file\n');
+      process.env.SHELF_TEST_DOTENV_B = 'from-env';
+      expect(loadDotEnv(file)).toBe(true);
+      expect(process.env.SHELF_TEST_DOTENV_A).toBe('from-file');
+      expect(process.env.SHELF_TEST_DOTENV_B).toBe('from-env');
+      expect(loadDotEnv(join(dir, 'missing.env'))).toBe(false);
+    } finally {
+      delete process.env.SHELF_TEST_DOTENV_A;
+      delete process.env.SHELF_TEST_DOTENV_B;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

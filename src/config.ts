@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
@@ -87,8 +88,22 @@ export const configHelp = Object.entries(ConfigSchema.properties).map(([name, sc
   description: (schema as { description?: string }).description ?? '',
 }));
 
-/** Reads and validates the environment once; throws a readable error on bad values. */
+/**
+ * Loads `.env` of the working directory into `process.env` when there is one (Node's own
+ * parser); variables already set in the environment win, as with `node --env-file`.
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
+/**
+ * Reads and validates the environment once; throws a readable error on bad values. Reading
+ * the process environment (the default) loads `.env` first.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (env === process.env) loadDotEnv();
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
     const value = env[key];

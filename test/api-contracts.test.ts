@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/api/index.js';
+import { KeyStore } from '../src/access/index.js';
+import { buildApp, type RunningServer } from '../src/api/index.js';
+import { CatalogProvider } from '../src/catalog/index.js';
 import { gs1CheckDigit } from '../src/ingest/normalize/gtin.js';
 import { startTestServer } from './helpers/access-server.js';
 import { expectError, expectOk } from './helpers/assertions.js';
@@ -288,4 +293,47 @@ describe('REST /v2 contracts', () => {
     ) as K;
     expect(generic.knowledge[0]!.brand_overrides!.map((o) => o.data.code).sort()).toEqual(['E24', 'E25']);
   });
+
+  it('regression: one log line per request at info (Fastify logged two)', async () => {
+    const lines: Json[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Json);
+        done();
+      },
+    });
+    const provider = new CatalogProvider({ dataDir: catalog.dataDir });
+    provider.start();
+    const keys = new KeyStore(catalog.dataDir);
+    const app = await buildApp({ catalog: provider, keys, logger: { level: 'info', stream } });
+    try {
+      for (const url of ['/health', '/v2/products?limit=1', '/v2/nope'])
+        await app.inject({ url, headers: { 'x-api-key': key } });
+      const perRequest = lines.filter((l) => l.reqId);
+      expect(perRequest).toHaveLength(3);
+      expect(perRequest.map((l) => [l.msg, l.url, l.statusCode])).toEqual([
+        ['request', '/health', 200],
+        ['request', '/v2/products?limit=1', 200],
+        ['request', '/v2/nope', 404],
+      ]);
+    } finally {
+      await app.close();
+      provider.close?.();
+      keys.close();
+    }
+  });
+
+  it('regression: `npm run -s shelf -- keys create --json` prints pure JSON on stdout (npm banner broke jq)', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['run', '-s', 'shelf', '--', 'keys', 'create', '--json'],
+      {
+        cwd: new URL('..', import.meta.url).pathname,
+        env: { ...process.env, SHELF_DATA_DIR: catalog.dataDir },
+      },
+    );
+    const created = JSON.parse(stdout) as { key: string; plan: string };
+    expect(created.key).toMatch(/^sk_shelf_live_/);
+    expect(created.plan).toBe('free');
+  }, 60_000);
 });
