@@ -336,4 +336,15 @@ describe('REST /v2 contracts', () => {
     expect(created.key).toMatch(/^sk_shelf_live_/);
     expect(created.plan).toBe('free');
   }, 60_000);
+
+  it('regression: knowledge takes a product type by name or synonym the way search reads it ("fridge" was refused)', async () => {
+    type K = { product_type: { slug: string } };
+    for (const name of ['dish-washer', 'dishwashers', 'Dishwasher'.toLowerCase()]) {
+      const body = expectOk<K>(await call(`/v2/product-types/${name}/knowledge`)) as K;
+      expect(body.product_type.slug, name).toBe('dishwasher');
+    }
+    const washer = expectOk<K>(await call('/v2/product-types/washing-machine/knowledge')) as K;
+    expect(washer.product_type.slug).not.toBe('dishwasher');
+    expectError(await call('/v2/product-types/toaster-oven/knowledge'), 404, 'NOT_FOUND');
+  });
 });

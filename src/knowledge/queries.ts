@@ -81,13 +81,63 @@ export interface ProductTypeRef {
   slug: string;
 }
 
+/** Slug form of a name or synonym, singular: "Fridges" → "fridge", "Wet/Dry Vac" → "wet-dry-vac". */
+const phraseKey = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/(?<=[a-z]{3})s$/, '');
+
+const typePhrases = perConnection<Map<string, ProductTypeRef | null>>();
+
+/**
+ * Each type's slug, name and synonyms (as the taxonomy gives them, the words search
+ * understands) → the type; a phrase two types share maps to null (ambiguous).
+ */
+function phrasesOf(db: Db): Map<string, ProductTypeRef | null> {
+  return typePhrases(db, 'types', () => {
+    const byPhrase = new Map<string, ProductTypeRef | null>();
+    const rows = stmt(
+      db,
+      'SELECT id, name, slug, schema_json FROM product_types',
+    ).all() as (ProductTypeRef & {
+      schema_json: string | null;
+    })[];
+    // names and slugs win over another type's synonym; a synonym two types share is ambiguous
+    const named = new Set<string>();
+    for (const r of rows)
+      for (const key of [phraseKey(r.slug), phraseKey(r.name)]) {
+        named.add(key);
+        byPhrase.set(key, { id: r.id, name: r.name, slug: r.slug });
+      }
+    for (const r of rows) {
+      const synonyms = ((parse(r.schema_json).synonyms ?? []) as unknown[]).filter(
+        (x): x is string => typeof x === 'string',
+      );
+      for (const key of new Set(synonyms.map(phraseKey))) {
+        if (!key || named.has(key)) continue;
+        const seen = byPhrase.get(key);
+        byPhrase.set(
+          key,
+          seen === undefined ? { id: r.id, name: r.name, slug: r.slug } : seen?.id === r.id ? seen : null,
+        );
+      }
+    }
+    return byPhrase;
+  });
+}
+
+/**
+ * A product type by id or slug, else by its name or a synonym the way search reads them
+ * ("fridge" → Refrigerator, "dishwashers" → Dishwasher); null when unknown or ambiguous.
+ */
 export function findProductType(db: Db, identifier: string): ProductTypeRef | null {
-  return (
-    (stmt(db, 'SELECT id, name, slug FROM product_types WHERE slug = ? OR id = ?').get(
-      identifier,
-      identifier,
-    ) as ProductTypeRef | undefined) ?? null
-  );
+  const exact = stmt(db, 'SELECT id, name, slug FROM product_types WHERE slug = ? OR id = ?').get(
+    identifier,
+    identifier,
+  ) as ProductTypeRef | undefined;
+  return exact ?? phrasesOf(db).get(phraseKey(identifier)) ?? null;
 }
 
 export interface KnowledgeFilter {
