@@ -49,15 +49,13 @@ describe('loadConfig', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shelf-env-'));
     try {
       const file = join(dir, '.env');
-      writeFileSync(file, 'SHELF_TEST_DOTENV_A=from-file\nSHELF_TEST_DOTENV_B=from-file\n');
-      process.env.SHELF_TEST_DOTENV_B = 'from-env';
-      expect(loadDotEnv(file)).toBe(true);
-      expect(process.env.SHELF_TEST_DOTENV_A).toBe('from-file');
-      expect(process.env.SHELF_TEST_DOTENV_B).toBe('from-env');
-      expect(loadDotEnv(join(dir, 'missing.env'))).toBe(false);
+      writeFileSync(file, 'LOG_LEVEL=debug\nPORT=4100\n');
+      const env: Record<string, string> = { PORT: '4200' };
+      expect(loadDotEnv(file, env)).toBe(true);
+      expect(env).toEqual({ LOG_LEVEL: 'debug', PORT: '4200' });
+      expect(loadConfig(env)).toMatchObject({ LOG_LEVEL: 'debug', PORT: 4200 });
+      expect(loadDotEnv(join(dir, 'missing.env'), env)).toBe(false);
     } finally {
-      delete process.env.SHELF_TEST_DOTENV_A;
-      delete process.env.SHELF_TEST_DOTENV_B;
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { describeAllowed } from './schemas/index.js';
@@ -89,12 +90,13 @@ export const configHelp = Object.entries(ConfigSchema.properties).map(([name, sc
 }));
 
 /**
- * Loads `.env` of the working directory into `process.env` when there is one (Node's own
- * parser); variables already set in the environment win, as with `node --env-file`.
+ * Loads `.env` of the working directory into `env` (default `process.env`) when there is one,
+ * with Node's own parser; variables already set win, as with `node --env-file`.
  */
-export function loadDotEnv(path = '.env'): boolean {
+export function loadDotEnv(path = '.env', env: NodeJS.ProcessEnv = process.env): boolean {
   if (!existsSync(path)) return false;
-  process.loadEnvFile(path);
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(path, 'utf8'))))
+    if (env[name] === undefined) env[name] = value;
   return true;
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '../src/access/index.js';
 import { buildApp, type RunningServer } from '../src/api/index.js';
 import { CatalogProvider } from '../src/catalog/index.js';
-import { gs1CheckDigit } from '../src/ingest/normalize/gtin.js';
+import { gs1CheckDigit } from '../src/identifiers/index.js';
 import { startTestServer } from './helpers/access-server.js';
 import { expectError, expectOk } from './helpers/assertions.js';
 import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';

@@ -6,7 +6,6 @@ export {
 } from './build/resolver.js';
 export type { FeedSource, RowIssue } from './feeds/index.js';
 export type { HistoryReport } from './history.js';
-export { type GtinResult, parseGtin } from './normalize/gtin.js';
 export type { FeedReport } from './read-feeds.js';
 export {
   type IngestOptions,

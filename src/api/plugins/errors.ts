@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { InvalidCursorError } from '../../catalog/index.js';
 import { describeAllowed } from '../../schemas/index.js';
-import { AppError } from '../errors.js';
+import { AppError, invalidParam } from '../errors.js';
 import { meta } from './envelope.js';
 
 interface ValidationIssue {
@@ -60,6 +61,7 @@ export function validationDetails(issues: ValidationIssue[], context: string | u
 /** Converts any thrown error to an AppError; 5xx texts are never shown to clients. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof InvalidCursorError) return invalidParam(error.field, error.message);
   const e = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (e?.validation) {
     const details = validationDetails(e.validation, e.validationContext);

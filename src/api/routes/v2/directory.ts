@@ -1,14 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  getBrand,
-  getRetailer,
-  InvalidCursorError,
-  listBrands,
-  listRetailers,
-} from '../../../catalog/index.js';
+import { getBrand, getRetailer, listBrands, listRetailers } from '../../../catalog/index.js';
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, IdOrSlugParam, Limit, SearchText } from '../../schemas/params.js';
 import { withIds } from './shared.js';
@@ -44,20 +38,15 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = withIds(app.catalog().db, request.query, { category_id: 'categories' });
-      try {
-        const { brands, page } = listBrands(app.catalog().db, {
-          q: q.q,
-          categoryId: q.category_id,
-          includeProfile: q.include?.split(',').includes('profile'),
-          limit: q.limit,
-          cursor: q.cursor,
-          desc: q.sort === '-name',
-        });
-        return okPage(request, brands, page);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
-        throw error;
-      }
+      const { brands, page } = listBrands(app.catalog().db, {
+        q: q.q,
+        categoryId: q.category_id,
+        includeProfile: q.include?.split(',').includes('profile'),
+        limit: q.limit,
+        cursor: q.cursor,
+        desc: q.sort === '-name',
+      });
+      return okPage(request, brands, page);
     },
   );
 

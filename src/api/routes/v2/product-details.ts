@@ -13,7 +13,7 @@ import {
   relationshipsOf,
   stmt,
 } from '../../../catalog/index.js';
-import { parseGtin } from '../../../ingest/index.js';
+import { parseGtin } from '../../../identifiers/index.js';
 import {
   BarcodeResult,
   Envelope,
