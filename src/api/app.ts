@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 import { createSearchEngine, type SearchEngine } from '../search/index.js';
@@ -52,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     // one log line per request (the onResponse hook below), not Fastify's two
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,

@@ -135,8 +135,9 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const db = app.catalog().db;
       const { gtin } = request.params;
-      // a mistyped barcode is the caller's error, not a missing product
-      const parsed = parseGtin(gtin);
+      // a mistyped barcode is the caller's error, not a missing product; leading zeros may be
+      // dropped (a GTIN-14 written without them), so the check digit is read from the padded form
+      const parsed = parseGtin(gtin.padStart(14, '0'));
       if (!parsed.ok) throw invalidParam('gtin', `is not a valid GTIN: ${parsed.reason}`);
       const id = productIdByGtin(db, gtin);
       const result = id === null ? null : barcodeResultOf(db, id, gtin);
