@@ -28,6 +28,8 @@ const say = (line: string) => {
   if (!json) process.stdout.write(`${line}\n`);
 };
 
+const pct = (share: number) => `${(share * 100).toFixed(2)} %`;
+
 const content = loadContent();
 const dir = mkdtempSync(join(tmpdir(), 'shelf-bench-ingest-'));
 try {
@@ -86,6 +88,9 @@ try {
       );
     say(
       `resolution vs the demo's ground truth: pair precision ${resolution.precision}, recall ${resolution.recall}, F1 ${resolution.f1}`,
+    );
+    say(
+      `classification vs the ground truth: product type accuracy ${pct(resolution.type_accuracy)}, brand recall ${pct(resolution.brand_recall)}, brand recall from titles ${pct(resolution.brand_recall_from_titles)} (${resolution.products_without_stated_brand} products no listing states a brand for)`,
     );
     say(`CPU time ${result.cpu_seconds} s (wall time counts other processes on a shared machine)`);
     if (nextDay !== null) say(`next day's run (with the previous catalog): ${nextDay} s`);

@@ -1,6 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { describeAllowed } from './schemas/index.js';
 
 /**
  * Every setting Shelf reads from the environment, with defaults and help text.
@@ -86,8 +89,23 @@ export const configHelp = Object.entries(ConfigSchema.properties).map(([name, sc
   description: (schema as { description?: string }).description ?? '',
 }));
 
-/** Reads and validates the environment once; throws a readable error on bad values. */
+/**
+ * Loads `.env` of the working directory into `env` (default `process.env`) when there is one,
+ * with Node's own parser; variables already set win, as with `node --env-file`.
+ */
+export function loadDotEnv(path = '.env', env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!existsSync(path)) return false;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(path, 'utf8'))))
+    if (env[name] === undefined) env[name] = value;
+  return true;
+}
+
+/**
+ * Reads and validates the environment once; throws a readable error on bad values. Reading
+ * the process environment (the default) loads `.env` first.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (env === process.env) loadDotEnv();
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
     const value = env[key];
@@ -96,8 +114,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.SHELF_API_KEY === undefined && env.SERVICE_API_KEY) raw.SHELF_API_KEY = env.SERVICE_API_KEY;
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   if (!Value.Check(ConfigSchema, withDefaults)) {
-    const problems = [...Value.Errors(ConfigSchema, withDefaults)].map(
-      (e) => `${e.instancePath || '/'} ${e.message}`,
+    // one line per setting (a union's branches each report), saying what it allows
+    const names = new Set([...Value.Errors(ConfigSchema, withDefaults)].map((e) => e.instancePath.slice(1)));
+    const properties = ConfigSchema.properties as Record<string, unknown>;
+    const problems = [...names].map(
+      (name) =>
+        `${name || 'configuration'} must be ${describeAllowed(properties[name])} (got ${JSON.stringify(raw[name] ?? null)})`,
     );
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }

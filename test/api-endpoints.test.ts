@@ -232,7 +232,12 @@ describe('REST /v2: every endpoint, parameter and error', () => {
     expectError(await call('/v2/products/barcode/1234567'), 400, 'VALIDATION_ERROR');
     expectError(await call('/v2/products/barcode/12345678a'), 400, 'VALIDATION_ERROR');
     expectError(await call('/v2/products/barcode/123456789012345'), 400, 'VALIDATION_ERROR');
-    expectError(await call('/v2/products/barcode/00000000000000'), 404, 'NOT_FOUND');
+    expectError(await call('/v2/products/barcode/00000000000000'), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call(`/v2/products/barcode/01234567890${gs1CheckDigit('01234567890')}`),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('gives price intelligence for 1 to 365 days', async () => {
@@ -325,7 +330,7 @@ describe('REST /v2: every endpoint, parameter and error', () => {
     const withBrand = expectOk<K>(
       await call('/v2/product-types/dishwasher/knowledge?type=error_code&brand=bosch'),
     );
-    expect(withBrand.knowledge[0]?.brand_overrides).toHaveLength(1);
+    expect(withBrand.knowledge[0]?.brand_overrides).toHaveLength(2);
     expectError(await call('/v2/product-types/dishwasher/knowledge?brand=nobody'), 404, 'NOT_FOUND');
     expectError(await call('/v2/product-types/dishwasher/knowledge?type=recipes'), 400, 'VALIDATION_ERROR');
     expectError(await call('/v2/product-types/dishwasher/knowledge', free), 403, 'PLAN_REQUIRED');
@@ -334,7 +339,7 @@ describe('REST /v2: every endpoint, parameter and error', () => {
     const entries = expectOk<{ product_type: Json; brand_overrides: Json[] }[]>(byType);
     expect(entries[0]).toMatchObject({
       product_type: { slug: 'dishwasher' },
-      brand_overrides: [expect.any(Object)],
+      brand_overrides: [expect.any(Object), expect.any(Object)],
     });
     expect(byType.body.pagination).toMatchObject({ total: 1, hasMore: false });
     expect(expectOk<Json[]>(await call('/v2/knowledge/lifespan?q=last'))).toHaveLength(1);

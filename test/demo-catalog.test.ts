@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentSnapshotPath } from '../src/catalog/index.js';
+import { currentSnapshotPath, getGroup, offersFor, variantsOf } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { type DemoResult, scoreAgainstTruth } from '../src/demo/index.js';
 import type { IngestReport } from '../src/ingest/index.js';
@@ -117,5 +117,48 @@ describe('demo catalog', () => {
         expect(title).not.toMatch(/\s{2}|\s,|undefined|null|NaN/);
       }
     }
+  });
+
+  it('regression: types products by their title, not by a Google category sibling types share (robot vacuums typed wet-dry)', () => {
+    expect(scoreAgainstTruth(join(dir, 'data'), truthPath).type_accuracy).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('regression: finds the brand in the title when no listing states one (79 products had brand null)', () => {
+    const scores = scoreAgainstTruth(join(dir, 'data'), truthPath);
+    expect(scores.products_without_stated_brand).toBeGreaterThan(0);
+    expect(scores.brand_recall_from_titles).toBeGreaterThanOrEqual(0.995);
+    expect(scores.brand_recall).toBeGreaterThanOrEqual(0.995);
+  });
+
+  it('regression: legacy (tier 3–4) products stay out of group products and variants unless include_legacy', () => {
+    const groups = db
+      .prepare(
+        `SELECT DISTINCT p.product_group_id AS id FROM products p
+          WHERE p.data_tier >= 3 AND p.product_group_id IS NOT NULL
+            AND EXISTS (SELECT 1 FROM products q WHERE q.product_group_id = p.product_group_id AND q.data_tier < 3)`,
+      )
+      .pluck()
+      .all() as string[];
+    expect(groups.length).toBeGreaterThan(0);
+    for (const id of groups.slice(0, 20)) {
+      const shown = getGroup(db, id, { includeOffers: true })!.products!;
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every((p) => p.data_tier < 3)).toBe(true);
+      const all = getGroup(db, id, { includeLegacy: true })!.products!;
+      expect(all.some((p) => p.data_tier >= 3)).toBe(true);
+      const current = shown[0]!;
+      expect(variantsOf(db, current).every((p) => p.data_tier < 3)).toBe(true);
+      expect(variantsOf(db, current, true).some((p) => p.data_tier >= 3)).toBe(true);
+    }
+  });
+
+  it('regression: an offer never has a null price (unpriced listings of discontinued products are not offers)', () => {
+    const ids = db
+      .prepare('SELECT DISTINCT product_id FROM offers WHERE price IS NULL')
+      .pluck()
+      .all() as string[];
+    expect(ids.length).toBeGreaterThan(0);
+    for (const offers of offersFor(db, ids).values())
+      for (const o of offers) expect(typeof o.price).toBe('number');
   });
 });

@@ -88,9 +88,9 @@ describe('MCP tool calls count against the caller plan', () => {
       ] as const) {
         const r = await free.callTool({ name, arguments: args });
         expect(r.isError, name).toBe(true);
-        expect((r.content as Text)[0]?.text).toMatch(
-          /^PLAN_REQUIRED: .*Requires the Starter plan or above\.\nTell the user/,
-        );
+        const text = (r.content as Text)[0]?.text ?? '';
+        expect(text).toMatch(/^PLAN_REQUIRED: .*Starter plan or above.*\nTell the user/);
+        expect(text.match(/Starter plan or above/gi), text).toHaveLength(1);
       }
     } finally {
       await free.close();

@@ -437,6 +437,45 @@ describe('MCP tools against the REST contract', () => {
     expect(unknown.text).toMatch(
       /^NOT_FOUND: no error code "X99" is known for Bosch dishwashers; known codes: E24, DRAIN_FAILURE\./,
     );
+    // regression: the advice pointed to search_products, which cannot find error codes
+    expect(unknown.text).not.toContain('search_products');
+    expect(unknown.text).toContain('get_product_knowledge');
+  });
+
+  it('regression: days=0 is the documented INVALID_ARGUMENT tool result, not a protocol error', async () => {
+    for (const days of [0, 366, 1.5]) {
+      const r = await call('get_price_history', { product_id: P1, days });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^INVALID_ARGUMENT: days: .+\nFix the argument/);
+      expect(r.text).not.toContain('MCP error');
+    }
+    expect(requests).toHaveLength(0);
+  });
+
+  it('regression: find_alternatives does not offer a colour variant of the same model', async () => {
+    const group = { product_group_id: 'g-shpm88' };
+    routes.push(
+      on('GET', `/v2/products/${P1}`, { body: envelope(product(P1, group)) }),
+      on('GET', `/v2/products/${P1}/relationships`, { body: envelope({ productId: P1, similar: [] }) }),
+      on('GET', '/v2/products', {
+        body: envelope([
+          product(P2, {
+            ...group,
+            name: 'Bosch 800 Series SHPM88Z79N Dishwasher, Black',
+            current_best_price: 949,
+          }),
+          product(P3, { name: 'Miele G 5008', product_group_id: null, current_best_price: 899 }),
+        ]),
+      }),
+    );
+    const r = await call('find_alternatives', { product_id: P1 });
+    expect((r.data.alternatives as { id: string }[]).map((a) => a.id)).toEqual([P3]);
+    expect(r.data.source).toBe('same_type');
+    expect(
+      requests.find((q) => q.url.pathname === '/v2/products')?.url.searchParams.get('group_variants'),
+    ).toBe('true');
+    // the server instructions count this fallback as three requests
+    expect(requests).toHaveLength(3);
   });
 
   it('get_product_knowledge on the Free plan is a tool error naming the Starter plan', async () => {
@@ -451,7 +490,9 @@ describe('MCP tools against the REST contract', () => {
     );
     const r = await call('get_product_knowledge', { product_id: P1 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^PLAN_REQUIRED: .*Requires the Starter plan or above\.\nTell the user/);
+    expect(r.text).toMatch(/^PLAN_REQUIRED: .*Starter plan or above.*\nTell the user/);
+    // regression: the plan was named twice ("… requires the Starter plan or above. Requires the Starter plan or above.")
+    expect(r.text.match(/Starter plan or above/gi)).toHaveLength(1);
     expect(requests.at(-1)?.url.search).toBe('?brand=bosch');
   });
 

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 import { explorePlugin } from '../explore/index.js';
@@ -53,14 +53,36 @@ export interface AccessOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    // one log line per request (the onResponse hook below), not Fastify's two
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: {
-      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+      // verbose: issues carry their schema, so a 400 can say what is allowed (plugins/errors.ts)
+      customOptions: {
+        coerceTypes: 'array',
+        removeAdditional: false,
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // bodies are JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a 400 about its shape
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
 
   await app.register(envelopePlugin);
   await app.register(errorsPlugin);

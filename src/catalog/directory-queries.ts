@@ -1,4 +1,4 @@
-import type { Brand, Retailer } from '../schemas/index.js';
+import { type Brand, BrandProfile, type Retailer, withNulls } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
 import { nameSortExpr } from './name-keys.js';
@@ -24,7 +24,8 @@ function toBrand(row: Record<string, unknown>, withProfile: boolean): Brand {
   };
   if (withProfile) {
     brand.description = (row.description as string | null) ?? null;
-    brand.profile = parse(row.profile_json);
+    const profile = parse(row.profile_json);
+    brand.profile = profile ? withNulls<BrandProfile>(BrandProfile, profile) : null;
   }
   return brand;
 }

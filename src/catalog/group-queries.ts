@@ -73,6 +73,8 @@ export interface GroupListParams {
   cursor?: string;
   sort?: { field: GroupSortField; desc: boolean };
   includeProducts?: boolean;
+  /** list legacy products (tier 3–4) among a group's products too (default false) */
+  includeLegacy?: boolean;
 }
 
 /** Product groups with filters and keyset pagination (spec §4.11). */
@@ -114,24 +116,31 @@ export function listGroups(db: Db, params: GroupListParams): { groups: ProductGr
     cursor: params.cursor,
   });
   const groups = rows.map(toGroup);
-  if (params.includeProducts) for (const g of groups) g.products = groupProducts(db, g.id, false);
+  if (params.includeProducts)
+    for (const g of groups) g.products = groupProducts(db, g.id, false, params.includeLegacy ?? false);
   return { groups, page };
 }
 
-function groupProducts(db: Db, groupId: string, includeOffers: boolean) {
-  const rows = stmt(db, `${PRODUCT_SELECT} WHERE p.product_group_id = ? ORDER BY p.name, p.id`).all(
-    groupId,
-  ) as ProductRow[];
+/** A group's products; legacy ones (tier 3–4) only when asked for, as in every product list. */
+function groupProducts(db: Db, groupId: string, includeOffers: boolean, includeLegacy: boolean) {
+  const rows = stmt(
+    db,
+    `${PRODUCT_SELECT} WHERE p.product_group_id = ? AND (? OR p.data_tier < 3) ORDER BY p.name, p.id`,
+  ).all(groupId, includeLegacy ? 1 : 0) as ProductRow[];
   const products = rows.map(toProduct);
   if (includeOffers) attachOffers(db, products);
   return products;
 }
 
 /** One product group by id with its products (spec §4.12); null when unknown. */
-export function getGroup(db: Db, id: string, options: { includeOffers?: boolean } = {}): ProductGroup | null {
+export function getGroup(
+  db: Db,
+  id: string,
+  options: { includeOffers?: boolean; includeLegacy?: boolean } = {},
+): ProductGroup | null {
   const row = stmt(db, `${GROUP_SELECT} WHERE g.id = ?`).get(id) as Row | undefined;
   if (!row) return null;
   const group = toGroup(row);
-  group.products = groupProducts(db, id, options.includeOffers ?? false);
+  group.products = groupProducts(db, id, options.includeOffers ?? false, options.includeLegacy ?? false);
   return group;
 }

@@ -25,6 +25,7 @@ export {
   getGroup,
   listGroups,
 } from './group-queries.js';
+export { type IdTable, idFromIdOrSlug, idTableNoun } from './identifiers.js';
 export { editDistance, lookupModel } from './model-lookup.js';
 export { nameSortExpr, nameSortKey, writeNameKeys } from './name-keys.js';
 export { byOfferOrder, offersFor } from './offer-rows.js';

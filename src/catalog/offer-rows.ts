@@ -9,7 +9,11 @@ const offersHaveMatch = (db: Db) =>
 /** Whether the snapshot stores how each offer was matched (schema 5 on). */
 const hasMatchEvidence = (db: Db): boolean => columnMemo(db, 'offers.match_method', offersHaveMatch);
 
-/** Offers of the given products, cheapest in-stock first, keyed by product id. */
+/**
+ * Offers of the given products, cheapest in-stock first, keyed by product id. A listing
+ * without a price (a discontinued product still in a feed) is kept for its price history but
+ * is no offer: an offer always has a price.
+ */
 export function offersFor(db: Db, productIds: readonly string[]): Map<string, Offer[]> {
   const out = new Map<string, Offer[]>();
   if (productIds.length === 0) return out;
@@ -18,15 +22,13 @@ export function offersFor(db: Db, productIds: readonly string[]): Map<string, Of
     ? 'title, gtin, match_method, match_confidence'
     : 'NULL AS match_method';
   const columns = `SELECT product_id, retailer_id, price, original_price, currency, in_stock, availability,
-            retailer_url, last_seen_at, ${evidence} FROM offers`;
+            retailer_url, last_seen_at, ${evidence} FROM offers WHERE price IS NOT NULL AND`;
   // one product (single reads, barcodes) is the common case: a plain index lookup; retailer
   // names come from the per-snapshot cache rather than a join
   const rows = (
     productIds.length === 1
-      ? stmt(db, `${columns} WHERE product_id = ?`).all(productIds[0])
-      : stmt(db, `${columns} WHERE product_id IN (SELECT value FROM json_each(?))`).all(
-          JSON.stringify(productIds),
-        )
+      ? stmt(db, `${columns} product_id = ?`).all(productIds[0])
+      : stmt(db, `${columns} product_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(productIds))
   ) as Record<string, unknown>[];
   const refs = refsOf(db);
   for (const row of rows) {
@@ -36,7 +38,7 @@ export function offersFor(db: Db, productIds: readonly string[]): Map<string, Of
     list.push({
       retailer_name: retailer?.name ?? '',
       retailer_slug: retailer?.slug ?? '',
-      price: num(row.price),
+      price: Number(row.price),
       original_price: num(row.original_price),
       currency: String(row.currency),
       in_stock: Boolean(row.in_stock),

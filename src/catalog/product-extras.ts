@@ -12,13 +12,20 @@ import { offersFor } from './offer-rows.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
 
-/** The other products of a product's group (its variants), by name. */
-export function variantsOf(db: Db, product: { id: string; product_group_id: string | null }): Product[] {
+/**
+ * The other products of a product's group (its variants), by name; legacy ones (tier 3–4)
+ * only when asked for, as everywhere products are listed.
+ */
+export function variantsOf(
+  db: Db,
+  product: { id: string; product_group_id: string | null },
+  includeLegacy = false,
+): Product[] {
   if (!product.product_group_id) return [];
   const rows = stmt(
     db,
-    `${PRODUCT_SELECT} WHERE p.product_group_id = ? AND p.id != ? ORDER BY p.name, p.id`,
-  ).all(product.product_group_id, product.id) as ProductRow[];
+    `${PRODUCT_SELECT} WHERE p.product_group_id = ? AND p.id != ? AND (? OR p.data_tier < 3) ORDER BY p.name, p.id`,
+  ).all(product.product_group_id, product.id, includeLegacy ? 1 : 0) as ProductRow[];
   return rows.map(toProduct);
 }
 

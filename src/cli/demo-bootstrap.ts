@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEY_PATTERN, KeyStore } from '../access/index.js';
@@ -8,11 +10,15 @@ import { runIngest } from '../ingest/index.js';
 import { progressPrinter } from './progress.js';
 
 /** Builds the demo catalog when no catalog has been published yet. Returns true if it did. */
-export async function ensureDemoCatalog(dataDir: string, log: (line: string) => void): Promise<boolean> {
+export async function ensureDemoCatalog(
+  dataDir: string,
+  log: (line: string) => void,
+  products?: number,
+): Promise<boolean> {
   if (currentSnapshotPath(dataDir)) return false;
   log('No catalog yet: generating the demo catalog (first run only)…');
   const content = loadContent();
-  const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content });
+  const demo = await generateDemo({ outDir: join(dataDir, 'demo-feeds'), content, products });
   log(
     `Wrote ${demo.feeds.length} demo retailer feeds (${demo.listings} listings of ${demo.products} products); ingesting…`,
   );
@@ -26,6 +32,29 @@ export async function ensureDemoCatalog(dataDir: string, log: (line: string) => 
   log(
     `Demo catalog published: ${report.products} products, ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
   );
+  return true;
+}
+
+/**
+ * Builds the demo catalog in a child process when none has been published (see
+ * `demo-child.ts`: the server keeps none of the ingest's memory). Returns true if it did.
+ */
+export async function buildDemoInChild(
+  dataDir: string,
+  log: (line: string) => void,
+  products?: number,
+): Promise<boolean> {
+  if (currentSnapshotPath(dataDir)) return false;
+  const source = import.meta.url.endsWith('.ts');
+  const args = products === undefined ? [dataDir] : [dataDir, String(products)];
+  const child = fork(new URL(`./demo-child.${source ? 'ts' : 'js'}`, import.meta.url), args, {
+    stdio: 'inherit',
+    // from TypeScript sources the child needs tsx too, however the parent loaded it
+    execArgv: source ? [...process.execArgv, '--import', import.meta.resolve('tsx')] : process.execArgv,
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`building the demo catalog failed (exit code ${code})`);
+  log('Demo catalog built in a separate process; its memory is released.');
   return true;
 }
 

@@ -15,7 +15,7 @@ import {
   runIngest,
   scheduleDaily,
 } from '../ingest/index.js';
-import { ensureDemoCatalog, ensureDemoKey } from './demo-bootstrap.js';
+import { buildDemoInChild, ensureDemoKey } from './demo-bootstrap.js';
 import { progressPrinter } from './progress.js';
 
 const program = new Command('shelf')
@@ -34,7 +34,8 @@ program
   .action(async (options: { demo: boolean }) => {
     const config = loadConfig();
     const say = (line: string) => process.stdout.write(`${line}\n`);
-    if (options.demo) await ensureDemoCatalog(config.dataDir, say);
+    // in a child process, so that the server does not keep the ingest's memory
+    if (options.demo) await buildDemoInChild(config.dataDir, say);
     const server = await startServer(config);
     const demoKey = options.demo ? ensureDemoKey(config.dataDir) : null;
     say('');

@@ -116,7 +116,7 @@ class FeedWriter {
  * Writes the demo: one Merchant Center feed per active retailer (TSV or CSV, each with its own
  * title style, units and noise), a year of price history as change points
  * (`price-history.csv`: retailer,id,date,price,sale_price,availability) and the ground truth of
- * which listings are one product (`ground-truth.csv`). The same seed gives the same files.
+ * which listings are one product, of which type and brand (`ground-truth.csv`). The same seed gives the same files.
  */
 export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
   const rnd = new Random(options.seed ?? 20261121);
@@ -143,7 +143,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
     return w;
   };
   const truth = createWriteStream(join(options.outDir, 'ground-truth.csv'));
-  truth.write('retailer,item_id,product_key,group_key\n');
+  truth.write('retailer,item_id,product_key,group_key,type,brand\n');
   const historyPath = historyDays > 0 ? join(options.outDir, 'price-history.csv') : null;
   const history = historyPath ? createWriteStream(historyPath) : null;
   history?.write('retailer,id,date,price,sale_price,availability\n');
@@ -213,7 +213,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
         size,
         detail,
       ]);
-      truth.write(`${style.retailer.slug},${itemId},${p.key},${p.groupKey}\n`);
+      truth.write(`${style.retailer.slug},${itemId},${p.key},${p.groupKey},${p.type.slug},${p.brand.slug}\n`);
       listings++;
     }
   }

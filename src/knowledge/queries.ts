@@ -77,9 +77,59 @@ const findRef = (db: Db, table: keyof typeof REF_SQL, identifier: string): Ref |
 /** A brand by id or slug, or null. */
 export const findBrand = (db: Db, identifier: string): BrandRef | null => findRef(db, 'brands', identifier);
 
-/** A product type by id or slug, or null. */
+/** Slug form of a name or synonym, singular: "Fridges" → "fridge", "Wet/Dry Vac" → "wet-dry-vac". */
+const phraseKey = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/(?<=[a-z]{3})s$/, '');
+
+const typePhrases = perConnection<Map<string, ProductTypeRef | null>>();
+
+/**
+ * Each type's slug, name and synonyms (as the taxonomy gives them, the words search
+ * understands) → the type; a phrase two types share maps to null (ambiguous).
+ */
+function phrasesOf(db: Db): Map<string, ProductTypeRef | null> {
+  return typePhrases(db, 'types', () => {
+    const byPhrase = new Map<string, ProductTypeRef | null>();
+    const rows = stmt(
+      db,
+      'SELECT id, name, slug, schema_json FROM product_types',
+    ).all() as (ProductTypeRef & {
+      schema_json: string | null;
+    })[];
+    // names and slugs win over another type's synonym; a synonym two types share is ambiguous
+    const named = new Set<string>();
+    for (const r of rows)
+      for (const key of [phraseKey(r.slug), phraseKey(r.name)]) {
+        named.add(key);
+        byPhrase.set(key, { id: r.id, name: r.name, slug: r.slug });
+      }
+    for (const r of rows) {
+      const synonyms = ((parse(r.schema_json).synonyms ?? []) as unknown[]).filter(
+        (x): x is string => typeof x === 'string',
+      );
+      for (const key of new Set(synonyms.map(phraseKey))) {
+        if (!key || named.has(key)) continue;
+        const seen = byPhrase.get(key);
+        byPhrase.set(
+          key,
+          seen === undefined ? { id: r.id, name: r.name, slug: r.slug } : seen?.id === r.id ? seen : null,
+        );
+      }
+    }
+    return byPhrase;
+  });
+}
+
+/**
+ * A product type by id or slug, else by its name or a synonym the way search reads them
+ * ("fridge" → Refrigerator, "dishwashers" → Dishwasher); null when unknown or ambiguous.
+ */
 export const findProductType = (db: Db, identifier: string): ProductTypeRef | null =>
-  findRef(db, 'product_types', identifier);
+  findRef(db, 'product_types', identifier) ?? phrasesOf(db).get(phraseKey(identifier)) ?? null;
 
 export interface KnowledgeFilter {
   type?: KnowledgeType;
@@ -143,15 +193,21 @@ export function knowledgeForType(db: Db, productTypeId: string, filter: Knowledg
     const overrides = stmt(
       db,
       `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
-       AND (o.brand_id = ? OR (? IS NOT NULL AND o.code = ?)) ORDER BY b.name, o.id`,
+       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
     ).all(JSON.stringify(entries.map((e) => e.id)), filter.brandId ?? null, code, code) as Row[];
-    for (const e of entries) {
+    entries.forEach((e, i) => {
       const own = overrides.filter((o) => o.entry_id === e.id);
-      const byBrand = filter.brandId
-        ? own.filter((o) => o.brand_id === filter.brandId || o.code === code)
-        : own;
-      e.brand_overrides = byBrand.map(toOverride);
-    }
+      // found through a brand's code (E24): that code's overrides only, not the brand's others (E25)
+      const byOverrideCode = code !== null && String(rows[i]?.code ?? '').toUpperCase() !== code;
+      const shown = byOverrideCode
+        ? own.filter(
+            (o) =>
+              String(o.code ?? '').toUpperCase() === code &&
+              (!filter.brandId || o.brand_id === filter.brandId),
+          )
+        : own.filter((o) => o.brand_id === filter.brandId);
+      e.brand_overrides = shown.map(toOverride);
+    });
   }
   return entries;
 }
@@ -171,6 +227,7 @@ export function knowledgeByType(
   params: KnowledgeListParams,
 ): { entries: KnowledgeEntry[]; page: PageInfo } {
   const like = params.q ? containsPattern(params.q) : null;
+  const code = params.q?.trim().toUpperCase() ?? null;
   const { rows, page } = readPage(db, {
     from: 'knowledge_entries k JOIN product_types t ON t.id = k.product_type_id',
     columns: 'k.*, t.id AS pt_id, t.name AS pt_name, t.slug AS pt_slug',
@@ -182,12 +239,17 @@ export function knowledgeByType(
         params.productTypeId ?? null,
         params.productTypeId ?? null,
       ),
+      // q matches an entry's title, content or code, or a brand override's title or code (E24)
       condition(
-        "(? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR k.code = upper(?))",
+        `(? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR upper(k.code) = ?
+          OR EXISTS (SELECT 1 FROM knowledge_overrides o WHERE o.entry_id = k.id
+                     AND (upper(o.code) = ? OR o.title LIKE ? ESCAPE '\\')))`,
         like,
         like,
         like,
-        params.q ?? null,
+        code,
+        code,
+        like,
       ),
     ],
     order: { kind: 'fixed', orderBy: 't.name, k.sort_order, k.key' },
@@ -195,12 +257,28 @@ export function knowledgeByType(
     cursor: params.cursor,
   });
   const entries = rows.map(toEntry);
-  if (params.brandId && entries.length) {
+  // the brand's overrides, and those whose code q names (an entry found through E24 shows E24)
+  if ((params.brandId || code) && entries.length) {
     const overrides = stmt(
       db,
-      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?)) AND o.brand_id = ? ORDER BY o.id`,
-    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId) as Row[];
-    for (const e of entries) e.brand_overrides = overrides.filter((o) => o.entry_id === e.id).map(toOverride);
+      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
+       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
+    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId ?? null, code, code) as Row[];
+    entries.forEach((e, i) => {
+      const own = overrides.filter((o) => o.entry_id === e.id);
+      const byOverrideCode =
+        code !== null &&
+        String(rows[i]?.code ?? '').toUpperCase() !== code &&
+        own.some((o) => String(o.code ?? '').toUpperCase() === code);
+      const shown = byOverrideCode
+        ? own.filter(
+            (o) =>
+              String(o.code ?? '').toUpperCase() === code &&
+              (!params.brandId || o.brand_id === params.brandId),
+          )
+        : own.filter((o) => o.brand_id === params.brandId);
+      if (params.brandId || shown.length) e.brand_overrides = shown.map(toOverride);
+    });
   }
   return { entries, page };
 }

@@ -11,11 +11,15 @@ export class InvalidArgument extends Error {
   }
 }
 
-/** A failure the tool itself detects, with one of the codes below (e.g. NOT_FOUND). */
+/**
+ * A failure the tool itself detects, with one of the codes below (e.g. NOT_FOUND), and
+ * advice of its own when the code's usual advice does not fit.
+ */
 export class ToolFailure extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly advice?: string,
   ) {
     super(message);
   }
@@ -53,7 +57,8 @@ const PLAN_NAMES: Record<string, string> = {
 };
 
 function detailLine(error: ShelfApiError, code: string): string {
-  if (code === 'PLAN_REQUIRED') {
+  // the API's message usually says the plan already ("… requires the Starter plan or above")
+  if (code === 'PLAN_REQUIRED' && !/plan or above/i.test(error.message)) {
     const required = (error.details as { requiredPlan?: string; currentPlan?: string } | null)?.requiredPlan;
     const name = required ? (PLAN_NAMES[required] ?? required) : 'Starter';
     return ` Requires the ${name} plan or above.`;
@@ -75,6 +80,7 @@ export function toolError(error: unknown): CallToolResult {
   let code: string;
   let message: string;
   let retryAfter: number | null = null;
+  let ownAdvice: string | undefined;
   if (error instanceof ShelfApiError) {
     code = toolErrorCode(error.code);
     message = `${error.message}.${detailLine(error, code)}`;
@@ -86,6 +92,7 @@ export function toolError(error: unknown): CallToolResult {
   } else if (error instanceof ToolFailure) {
     code = error.code;
     message = `${error.message}.`;
+    ownAdvice = error.advice;
   } else {
     code = 'INTERNAL';
     message = 'the tool failed unexpectedly.';
@@ -94,9 +101,36 @@ export function toolError(error: unknown): CallToolResult {
     retryAfter !== null && (code === 'RATE_LIMITED' || code === 'QUOTA_EXCEEDED')
       ? ` Retry after ${retryAfter} seconds.`
       : '';
-  const advice = TOOL_ERROR_ADVICE[code] ?? '';
+  const advice = ownAdvice ?? TOOL_ERROR_ADVICE[code] ?? '';
   return {
     isError: true,
     content: [{ type: 'text', text: `${code}: ${message.replace(/\.\.$/, '.')}${wait}\n${advice}` }],
+  };
+}
+
+/**
+ * The SDK answers arguments its schema refuses with "MCP error -32602: Input validation
+ * error: Invalid arguments for tool X: <message> at <field>"; agents get the documented
+ * `INVALID_ARGUMENT: field: message` result instead, as for every other argument mistake.
+ * Null for any other message.
+ */
+export function inputValidationError(sdkMessage: string): CallToolResult | null {
+  const m = /Input validation error: Invalid arguments for tool [^:]+: ([\s\S]*)$/.exec(sdkMessage);
+  if (!m) return null;
+  const problems = m[1]!
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const at = / at ([\w.[\]]+)$/.exec(line);
+      return at ? `${at[1]}: ${line.slice(0, at.index)}` : line;
+    });
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: `INVALID_ARGUMENT: ${problems.join('; ')}.\n${TOOL_ERROR_ADVICE.INVALID_ARGUMENT}`,
+      },
+    ],
   };
 }

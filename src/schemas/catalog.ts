@@ -1,5 +1,33 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+
+/** A profile field: null when the authored data does not say (never omitted). */
+const known = <T extends TSchema>(schema: T, description: string) =>
+  Nullable(Type.Unsafe<Static<T>>({ ...schema, description, default: null }));
+
+/** A brand's profile: every field present, null when unknown (docs/api.md, nullability). */
+export const BrandProfile = Type.Object({
+  summary: known(Type.String(), 'what the brand is known for, in a sentence or two'),
+  quality_tier: known(Type.String(), 'budget, mid-range, premium or luxury'),
+  price_position: known(Type.String(), 'value, mainstream, upper-mainstream or premium'),
+  target_audience: known(Type.String(), 'who the brand sells to'),
+  known_for: known(Type.Array(Type.String()), 'products or traits the brand is known for'),
+  support_reputation: known(Type.String(), 'poor, average, good or excellent'),
+  country_of_origin: known(Type.String(), 'country of the brand'),
+  founded_year: known(Type.Integer(), 'year the brand was founded'),
+  parent_company: known(Type.String(), 'owning company, null when independent or unknown'),
+  repairability: known(Type.String(), 'poor, fair, good or excellent'),
+  warranty: known(
+    Type.Object({
+      standard_years: known(Type.Number(), 'standard warranty in years'),
+      extended_available: known(Type.Boolean(), 'whether an extended warranty is sold'),
+      notes: known(Type.String(), 'warranty details'),
+    }),
+    'standard warranty',
+  ),
+  sustainability: known(FreeObject, 'sustainability programmes and claims, as the brand states them'),
+});
+export type BrandProfile = Static<typeof BrandProfile>;
 
 export const Brand = Type.Object({
   id: Uuid,
@@ -9,7 +37,7 @@ export const Brand = Type.Object({
   website_url: Nullable(Type.String()),
   created_at: Timestamp,
   description: Type.Optional(Nullable(Type.String())),
-  profile: Type.Optional(Nullable(FreeObject)),
+  profile: Type.Optional(Nullable(BrandProfile)),
 });
 export type Brand = Static<typeof Brand>;
 
@@ -86,7 +114,7 @@ export type OfferMatch = Static<typeof OfferMatch>;
 export const Offer = Type.Object({
   retailer_name: Type.String(),
   retailer_slug: Type.String(),
-  price: Nullable(Type.Number()),
+  price: Type.Number({ description: 'current price; a listing without one is not an offer' }),
   original_price: Nullable(Type.Number()),
   currency: Type.String(),
   in_stock: Type.Boolean(),

@@ -13,7 +13,12 @@ export const Nullable = <T extends TSchema>(schema: T) => {
 };
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
-export const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 200 });
+export const Slug = Type.String({
+  pattern: '^[a-z0-9-]+$',
+  minLength: 1,
+  maxLength: 200,
+  description: 'a slug: lower-case letters, digits and dashes',
+});
 export const Timestamp = Type.String({ description: 'ISO 8601 timestamp (UTC)' });
 /** Free-form JSON object (profiles, specs, structured knowledge data). */
 export const FreeObject = Type.Record(Type.String(), Type.Unknown());

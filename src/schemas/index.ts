@@ -1,5 +1,16 @@
-export { Brand, BrandRef, Category, Offer, OfferMatch, ProductType, Retailer } from './catalog.js';
+export { allowedValues, describeAllowed } from './allowed.js';
+export {
+  Brand,
+  BrandProfile,
+  BrandRef,
+  Category,
+  Offer,
+  OfferMatch,
+  ProductType,
+  Retailer,
+} from './catalog.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
 export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';

@@ -3,14 +3,21 @@ import { Brand, Category, Offer, ProductType } from './catalog.js';
 import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
-export const ProductGroupRef = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
-  base_model: Nullable(Type.String()),
-  series_name: Nullable(Type.String()),
-  variant_dimensions: Type.Array(Type.String()),
-});
+/** The group embedded in a product: a summary; GET /v2/product-groups/{id} has the full ProductGroup. */
+export const ProductGroupRef = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    slug: Type.String(),
+    base_model: Nullable(Type.String()),
+    series_name: Nullable(Type.String()),
+    variant_dimensions: Type.Array(Type.String()),
+  },
+  {
+    description:
+      'Summary of the variant group (id, name, slug, base model, series, variant dimensions); GET /v2/product-groups/{id} gives the full ProductGroup with prices, status and products',
+  },
+);
 
 export const QualityBreakdown = Type.Object({
   completeness: Type.Number(),

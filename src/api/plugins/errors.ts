@@ -1,29 +1,61 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidCursorError } from '../../catalog/index.js';
+import { describeAllowed } from '../../schemas/index.js';
 import { AppError, invalidParam } from '../errors.js';
 import { meta } from './envelope.js';
 
 interface ValidationIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** the schema holding the failed keyword (Ajv's `verbose` option) */
+  parentSchema?: { properties?: Record<string, unknown> } & Record<string, unknown>;
 }
 
-/** `[{field, message}]` from Ajv's issues: the field is the query/param/body property name. */
-function validationDetails(issues: ValidationIssue[], context: string | undefined) {
-  return issues.map((issue) => {
+/** Keywords whose issue only repeats a union branch's failure; the union's own issue says it all. */
+const BRANCH_KEYWORDS = new Set(['anyOf', 'oneOf']);
+
+/**
+ * `[{field, message}]` from Ajv's issues, one per field: the field is the query/param/body
+ * property name and the message says what is allowed there (the values of an enum, the range
+ * of a number, the form of a patterned string in words) — never a regular expression, and a
+ * union of constants once, not once per constant.
+ */
+export function validationDetails(issues: ValidationIssue[], context: string | undefined) {
+  const byField = new Map<string, { message: string; outer: boolean }>();
+  const where = context === 'body' ? 'body' : (context ?? 'request');
+  for (const issue of issues) {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    if (issue.params && typeof issue.params.missingProperty === 'string')
-      field = field ? `${field}.${issue.params.missingProperty}` : issue.params.missingProperty;
-    if (issue.params && typeof issue.params.additionalProperty === 'string')
-      field = field ? `${field}.${issue.params.additionalProperty}` : issue.params.additionalProperty;
-    if (!field) field = context === 'body' ? 'body' : (context ?? 'request');
-    let message = issue.message ?? 'is invalid';
-    if (issue.params && Array.isArray(issue.params.allowedValues))
-      message = `must be one of: ${issue.params.allowedValues.join(', ')}`;
-    return { field, message };
-  });
+    const join = (name: string) => (field ? `${field}.${name}` : name);
+    const params = issue.params ?? {};
+    const parent = issue.parentSchema;
+    let message: string;
+    let outer = BRANCH_KEYWORDS.has(issue.keyword ?? '');
+    if (typeof params.missingProperty === 'string') {
+      field = join(params.missingProperty);
+      const schema = parent?.properties?.[params.missingProperty];
+      message = `is required${schema ? `: ${describeAllowed(schema)}` : ''}`;
+      outer = true;
+    } else if (typeof params.additionalProperty === 'string') {
+      field = join(params.additionalProperty);
+      const known = Object.keys(parent?.properties ?? {});
+      message = `is not a ${context === 'body' ? 'field' : 'parameter'} of this endpoint${known.length ? `; allowed: ${known.join(', ')}` : ''}`;
+      outer = true;
+    } else if (Array.isArray(params.allowedValues)) {
+      message = `must be one of: ${params.allowedValues.map(String).join(', ')}`;
+    } else if (parent) {
+      message = `must be ${describeAllowed(parent)}`;
+    } else {
+      message = issue.message ?? 'is invalid';
+    }
+    if (!field) field = where;
+    const seen = byField.get(field);
+    // the outermost schema (the union, not its branches) says what the field allows
+    if (!seen || (outer && !seen.outer)) byField.set(field, { message, outer });
+  }
+  return [...byField].map(([field, { message }]) => ({ field, message }));
 }
 
 /** Converts any thrown error to an AppError; 5xx texts are never shown to clients. */
@@ -44,7 +76,10 @@ export function toAppError(error: unknown): AppError {
   if (status === 413 || e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
   if (e?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type');
+    return new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'unsupported content type: send the body as application/json',
+    );
   if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', e.message);
   if (status >= 400 && status < 500)
     return new AppError('VALIDATION_ERROR', e.message || 'bad request', [

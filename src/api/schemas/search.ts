@@ -25,9 +25,17 @@ export const SearchFilters = Type.Object(
     in_stock: Type.Optional(Type.Boolean()),
     data_tier: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 4 }), { maxItems: 4 })),
     specs: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[a-z0-9_]+$', maxLength: 64 }), SpecValue, {
-        description: 'spec key → value, list of values, or {min, max}',
-      }),
+      Type.Record(
+        Type.String({
+          pattern: '^[a-z0-9_]+$',
+          maxLength: 64,
+          description: 'a spec key: lower-case letters, digits and underscores',
+        }),
+        SpecValue,
+        {
+          description: 'spec key → value, list of values, or {min, max}',
+        },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -51,10 +59,16 @@ export const AdvancedSearchBody = Type.Object(
     mode: Type.Optional(Mode),
     filters: Type.Optional(SearchFilters),
     facets: Type.Optional(
-      Type.Array(Type.String({ pattern: '^(brand|category|product_type|retailer|price|spec:[a-z0-9_]+)$' }), {
-        maxItems: 20,
-        description: 'brand, category, product_type, retailer, price, spec:<key>',
-      }),
+      Type.Array(
+        Type.String({
+          pattern: '^(brand|category|product_type|retailer|price|spec:[a-z0-9_]+)$',
+          description: 'brand, category, product_type, retailer, price or spec:<key>',
+        }),
+        {
+          maxItems: 20,
+          description: 'brand, category, product_type, retailer, price, spec:<key>',
+        },
+      ),
     ),
     sort: Type.Optional(
       Type.Object(

@@ -47,3 +47,49 @@ describe('Classifier', () => {
     expect(classify('Acme Widget 3000')).toEqual({ type: null, confidence: 0 });
   });
 });
+
+describe('Classifier with a Google category shared by sibling types', () => {
+  const sibling = (slug: string, name: string, synonyms: string[]) => ({
+    id: slug,
+    slug,
+    name,
+    categoryId: null,
+    def: {
+      ...content.productTypes[0]!,
+      slug,
+      name,
+      synonyms,
+      google_product_category: { id: 619, path: 'Home & Garden > Household Appliances > Vacuums' },
+    },
+  });
+  const siblings = new Classifier([
+    sibling('robot-vacuum', 'Robot Vacuum', ['robovac']),
+    sibling('upright-vacuum', 'Upright Vacuum', []),
+    sibling('wet-dry-vacuum', 'Wet/Dry Vacuum', ['shop vac']),
+  ]);
+  const typeOf = (title: string, categoryPath: string | null, google: string | null) =>
+    siblings.classify({ title, categoryPath, googleCategory: google });
+
+  it('regression: a shared Google category id no longer outweighs the title (robot vacuums typed wet-dry)', () => {
+    for (const google of ['619', 'Home & Garden > Household Appliances > Vacuums']) {
+      expect(typeOf('iRobot Roomba j7+ Robot Vacuum', null, google).type?.slug).toBe('robot-vacuum');
+      expect(typeOf('Shark Navigator Upright Vacuum NV352', null, google).type?.slug).toBe('upright-vacuum');
+      expect(typeOf('Shop-Vac 5 gal Wet/Dry Vacuum', null, google).type?.slug).toBe('wet-dry-vacuum');
+      expect(typeOf('Shark AZ2002', 'Floor Care > Upright Vacuums', google).type?.slug).toBe(
+        'upright-vacuum',
+      );
+    }
+  });
+
+  it('is confident only as far as the words separate the siblings', () => {
+    const clear = typeOf('iRobot Roomba j7+ Robot Vacuum', 'Floor Care > Robot Vacuums', '619');
+    expect(clear.confidence).toBeGreaterThan(0.5);
+    const blind = typeOf('iRobot j7', null, '619');
+    expect(blind.confidence).toBeLessThan(0.5);
+    expect(blind.type).not.toBeNull();
+  });
+
+  it('still takes a Google category that only one type has at 0.95', () => {
+    expect(classify('Something', null, '609')).toEqual({ type: 'dishwasher', confidence: 0.95 });
+  });
+});

@@ -9,14 +9,17 @@ export interface Classification {
 /**
  * Assigns a listing to a product type from its retailer category path, Google category and
  * title words: each type's name and synonyms are phrases; a phrase found in the category path
- * counts more than one in the title, and longer phrases beat shorter ones.
+ * counts more than one in the title, and longer phrases beat shorter ones. A Google category
+ * shared by sibling types (619 "Vacuums" is robot, upright, stick, canister and wet-dry) only
+ * narrows the candidates: the words choose among them.
  */
 export class Classifier {
   /** phrase → the types it names, with the phrase's length in words */
   readonly #phrases = new Map<string, { type: TypeInfo; words: number }[]>();
   readonly #maxWords: number;
-  readonly #byGoogleId = new Map<string, TypeInfo>();
-  readonly #byGooglePath = new Map<string, TypeInfo>();
+  /** Google category id or normalized path → the types filed under it (several for siblings) */
+  readonly #byGoogleId = new Map<string, TypeInfo[]>();
+  readonly #byGooglePath = new Map<string, TypeInfo[]>();
 
   constructor(types: Iterable<TypeInfo>) {
     let maxWords = 1;
@@ -35,24 +38,67 @@ export class Classifier {
         addPhrase(phrase, type);
         if (!phrase.endsWith('s')) addPhrase(`${phrase}s`, type);
       }
-      this.#byGoogleId.set(String(type.def.google_product_category.id), type);
-      this.#byGooglePath.set(normalize(type.def.google_product_category.path), type);
+      const id = String(type.def.google_product_category.id);
+      const path = normalize(type.def.google_product_category.path);
+      this.#byGoogleId.set(id, [...(this.#byGoogleId.get(id) ?? []), type]);
+      this.#byGooglePath.set(path, [...(this.#byGooglePath.get(path) ?? []), type]);
     }
     this.#maxWords = maxWords;
   }
 
   /**
-   * The listing's product type and a confidence: a Google category id or path that names a
-   * type is taken at 0.95; otherwise phrases in the category path's last segment (weight 3),
-   * the rest of the path (1) and the title (2) vote, longer phrases counting more, and the
-   * confidence is the winner's share of the votes, damped when the evidence is thin.
+   * The listing's product type and a confidence: a Google category id or path that names one
+   * type is taken at 0.95. Otherwise phrases in the category path's last segment (weight 3),
+   * the rest of the path (1) and the title (2) vote, longer phrases counting more. When the
+   * Google category names several sibling types, only they compete and the confidence is
+   * the winner's share of their votes (times 0.95); without a Google category it is the
+   * winner's share of all votes, damped when the evidence is thin.
    */
   classify(listing: Pick<Listing, 'title' | 'categoryPath' | 'googleCategory'>): Classification {
     const google = listing.googleCategory?.trim();
-    if (google) {
-      const hit = this.#byGoogleId.get(google) ?? this.#byGooglePath.get(normalize(google));
-      if (hit) return { type: hit, confidence: 0.95 };
+    const candidates = google
+      ? (this.#byGoogleId.get(google) ?? this.#byGooglePath.get(normalize(google)))
+      : undefined;
+    if (candidates?.length === 1) return { type: candidates[0]!, confidence: 0.95 };
+    const scores = this.#votes(listing, google);
+    if (candidates) {
+      // the shared category is certain; which sibling is up to the words
+      let best: TypeInfo = candidates[0]!;
+      let bestScore = 0;
+      let total = 0;
+      for (const type of candidates) {
+        const score = scores.get(type) ?? 0;
+        total += score;
+        if (score > bestScore) {
+          best = type;
+          bestScore = score;
+        }
+      }
+      const share = total > 0 ? bestScore / total : 1 / candidates.length;
+      return { type: best, confidence: Math.round(0.95 * share * 100) / 100 };
     }
+    let best: TypeInfo | null = null;
+    let bestScore = 0;
+    let total = 0;
+    for (const [type, score] of scores) {
+      total += score;
+      if (score > bestScore) {
+        best = type;
+        bestScore = score;
+      }
+    }
+    if (!best) return { type: null, confidence: 0 };
+    return {
+      type: best,
+      confidence: Math.round(Math.min(0.9, (bestScore / total) * Math.min(1, bestScore / 4)) * 100) / 100,
+    };
+  }
+
+  /** Each type's phrase votes from the category path, the title and a Google category path. */
+  #votes(
+    listing: Pick<Listing, 'title' | 'categoryPath'>,
+    google: string | undefined,
+  ): Map<TypeInfo, number> {
     const scores = new Map<TypeInfo, number>();
     const add = (text: string | null, weight: number) => {
       if (!text) return;
@@ -76,21 +122,7 @@ export class Classifier {
     add(listing.title, 2);
     // a Google category path that is not a type's own still names words worth a vote
     if (google && !/^\d+$/.test(google)) add(google.split('>').at(-1) ?? null, 2);
-    let best: TypeInfo | null = null;
-    let bestScore = 0;
-    let total = 0;
-    for (const [type, score] of scores) {
-      total += score;
-      if (score > bestScore) {
-        best = type;
-        bestScore = score;
-      }
-    }
-    if (!best) return { type: null, confidence: 0 };
-    return {
-      type: best,
-      confidence: Math.round(Math.min(0.9, (bestScore / total) * Math.min(1, bestScore / 4)) * 100) / 100,
-    };
+    return scores;
   }
 }
 

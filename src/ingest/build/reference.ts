@@ -1,6 +1,7 @@
 import type { Db } from '../../catalog/index.js';
 import type { Content, ProductTypeDef } from '../../content/index.js';
 import { aliasKey, slugify, stableUuid } from '../normalize/index.js';
+import { titleBrandOpenings } from '../resolve/index.js';
 
 export interface TypeInfo {
   id: string;
@@ -60,12 +61,17 @@ export class BrandResolver {
     return brand;
   }
 
-  /** Finds a known brand named at the start of a title ("Bosch 800 Series …"). */
+  /**
+   * Finds a known brand a title opens with ("Bosch 800 Series …"), or that opens a part of it
+   * after a dash, bar or "by" ("24" Dishwasher - GE GDT225").
+   */
   fromTitle(title: string): { id: string; name: string; slug: string } | null {
-    const words = title.split(/\s+/).slice(0, 4);
-    for (let n = Math.min(3, words.length); n >= 1; n--) {
-      const hit = this.#byAlias.get(aliasKey(words.slice(0, n).join(' ')));
-      if (hit) return hit;
+    for (const opening of titleBrandOpenings(title)) {
+      const words = opening.split(/\s+/).slice(0, 4);
+      for (let n = Math.min(3, words.length); n >= 1; n--) {
+        const hit = this.#byAlias.get(aliasKey(words.slice(0, n).join(' ')));
+        if (hit) return hit;
+      }
     }
     return null;
   }

@@ -53,7 +53,18 @@ export function brandsAgree(a: string, b: string): boolean {
 }
 
 /**
- * Brands known from records that state one, used to find the brand at the start of a title.
+ * Where a title may name its brand: its opening, and the opening of each part after a dash,
+ * bar or "by" (`24" Dishwasher in Stainless - GE GDT225`, `Air Fryer | Ninja AF101`,
+ * `Stand Mixer by KitchenAid`). Brands named later inside a part are left alone because
+ * titles mention other brands there (`case for Apple iPod`).
+ */
+export function titleBrandOpenings(title: string): string[] {
+  const parts = title.split(/\s+[-–—|]\s+|\s+by\s+/i).map((p) => p.trim());
+  return [title, ...parts.slice(1)].filter(Boolean);
+}
+
+/**
+ * Brands known from records that state one, used to find the brand a title opens with.
  */
 export class BrandLexicon {
   readonly #brands = new Set<string>();
@@ -67,16 +78,17 @@ export class BrandLexicon {
   }
 
   /**
-   * The known brand named within the first few words of the title, longest first, or ''.
-   * Only the opening words count because titles mention other brands later
-   * (`case for Apple iPod`).
+   * The known brand named within the first two words of the title or of a part of it after a
+   * dash, bar or "by" ({@link titleBrandOpenings}), longest first, or ''.
    */
   infer(title: string): string {
-    const tokens = tokenize(title).slice(0, 4);
-    for (let start = 0; start < Math.min(tokens.length, 2); start++) {
-      for (let len = Math.min(this.#longest, tokens.length - start); len >= 1; len--) {
-        const candidate = tokens.slice(start, start + len).join(' ');
-        if (this.#brands.has(candidate)) return candidate;
+    for (const opening of titleBrandOpenings(title)) {
+      const tokens = tokenize(opening).slice(0, 4);
+      for (let start = 0; start < Math.min(tokens.length, 2); start++) {
+        for (let len = Math.min(this.#longest, tokens.length - start); len >= 1; len--) {
+          const candidate = tokens.slice(start, start + len).join(' ');
+          if (this.#brands.has(candidate)) return candidate;
+        }
       }
     }
     return '';

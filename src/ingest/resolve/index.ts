@@ -18,6 +18,7 @@ export {
   type SuffixKind,
   splitModel,
 } from './base-model.js';
+export { titleBrandOpenings } from './brand.js';
 export { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 export { resolveListings } from './resolve.js';
 export { FEATURES } from './score.js';

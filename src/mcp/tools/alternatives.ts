@@ -96,10 +96,14 @@ export function registerAlternativeTools({ server, client }: ToolContext): void 
           product_type_id: p.product_type.id,
           sort: '-quality_score',
           limit: 50,
+          // one product per variant group, so that the list is not five colours of one model
+          group_variants: true,
           ...(cheaper && price !== null ? { max_price: price } : {}),
         });
         quotas.push(list);
         alternatives = list.data
+          // a colour or size variant of the same model is not an alternative to it
+          .filter((q) => !p.product_group_id || q.product_group_id !== p.product_group_id)
           .map((q) =>
             toAlt({ id: q.id, name: q.name, current_best_price: q.current_best_price, brand: q.brand }),
           )

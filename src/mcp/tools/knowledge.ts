@@ -264,6 +264,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
           'NOT_FOUND',
           `no error code "${code}" is known for ${brand} ${result.data.product_type.name.toLowerCase()}s` +
             (known.length ? `; known codes: ${known.slice(0, 30).join(', ')}` : ''),
+          'Check the code as the display shows it against the known codes; if none fits, call get_product_knowledge ' +
+            'with topics ["failure_modes"] for this product type, or answer that the code is not in Shelf.',
         );
       }
       const d = hit.entry.data ?? {};

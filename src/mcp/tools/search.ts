@@ -16,17 +16,41 @@ import {
 
 const Price = z.number().min(0).max(10_000_000);
 
-/** "product_type=Dishwasher, price=≤ $800, leftover=quiet": the interpretation in a few tokens. */
+/**
+ * "product_type=Dishwasher, price=≤ $800, specs=Noise level ≤ 40 dBA; Width 23.28–24.72 in":
+ * the interpretation in a few tokens. Only prices carry a dollar sign; a spec shows its label,
+ * value or range and unit; ids and the words each part came from are left out.
+ */
 export function describeInterpretation(interpretation: Record<string, unknown>): string {
-  const show = (v: unknown): string => {
-    if (Array.isArray(v)) return v.map(show).join(' ');
+  const range = (o: Record<string, unknown>, money: boolean): string => {
+    const unit = typeof o.unit === 'string' && o.unit ? ` ${o.unit}` : '';
+    const n = (x: unknown) => (money ? `$${x}` : `${x}${unit}`);
+    if (o.min != null && o.max != null) return money ? `${n(o.min)}–${n(o.max)}` : `${o.min}–${o.max}${unit}`;
+    if (o.min != null) return `≥ ${n(o.min)}`;
+    if (o.max != null) return `≤ ${n(o.max)}`;
+    return '';
+  };
+  const show = (v: unknown, money: boolean): string => {
+    if (Array.isArray(v)) return v.map((x) => show(x, money)).join('; ');
     if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
+      const label = typeof o.label === 'string' ? o.label : typeof o.key === 'string' ? o.key : null;
+      if (label !== null) {
+        const value =
+          o.value === true
+            ? ''
+            : Array.isArray(o.value)
+              ? o.value.join(' or ')
+              : o.value != null
+                ? String(o.value)
+                : '';
+        return [label, value || range(o, false)].filter(Boolean).join(' ');
+      }
       if (typeof o.name === 'string') return o.name;
-      if ('min' in o || 'max' in o)
-        return [o.min != null && `≥ $${o.min}`, o.max != null && `≤ $${o.max}`].filter(Boolean).join(' ');
+      if ('min' in o || 'max' in o) return range(o, money);
       return Object.entries(o)
-        .map(([k, x]) => `${k} ${show(x)}`)
+        .filter(([, x]) => x !== null && x !== undefined)
+        .map(([k, x]) => `${k} ${show(x, money)}`)
         .join(', ');
     }
     return String(v);
@@ -35,7 +59,7 @@ export function describeInterpretation(interpretation: Record<string, unknown>):
     .filter(
       ([k, v]) => v !== null && v !== undefined && k !== 'embeddings' && !(Array.isArray(v) && !v.length),
     )
-    .map(([k, v]) => `${k}=${show(v)}`)
+    .map(([k, v]) => `${k}=${show(v, k === 'price')}`)
     .join(', ');
 }
 

@@ -19,8 +19,18 @@ import {
 } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
-import { errorResponses, FormatParam, formatProducts, sendFormatted } from './shared.js';
+import {
+  CursorParam,
+  Flag,
+  flag,
+  IdOrSlugParam,
+  LegacyFlag,
+  Limit,
+  SearchText,
+  SlugParam,
+  UuidParam,
+} from '../../schemas/params.js';
+import { errorResponses, FormatParam, formatProducts, sendFormatted, withIds } from './shared.js';
 
 /** Product groups, categories, product types and attribute schemas (spec §4.11–4.13, 4.17–4.18). */
 export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -32,9 +42,9 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List product groups (variant families)',
         querystring: Type.Object({
           q: Type.Optional(SearchText),
-          brand_id: Type.Optional(UuidParam),
-          category_id: Type.Optional(UuidParam),
-          product_type_id: Type.Optional(UuidParam),
+          brand_id: Type.Optional(IdOrSlugParam('brand')),
+          category_id: Type.Optional(IdOrSlugParam('category')),
+          product_type_id: Type.Optional(IdOrSlugParam('product type')),
           limit: Limit(20),
           cursor: Type.Optional(CursorParam),
           sort: Type.Optional(
@@ -44,13 +54,18 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
           include_products: Type.Optional(Flag),
+          include_legacy: Type.Optional(LegacyFlag),
           format: Type.Optional(FormatParam),
         }),
         response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
       },
     },
     async (request, reply) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, {
+        brand_id: 'brands',
+        category_id: 'categories',
+        product_type_id: 'product_types',
+      });
       const db = app.catalog().db;
       const format = q.format ?? 'json';
       const { groups, page } = listGroups(db, {
@@ -64,6 +79,7 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ? { field: q.sort.replace(/^-/, '') as GroupSortField, desc: q.sort.startsWith('-') }
           : undefined,
         includeProducts: flag(q.include_products),
+        includeLegacy: flag(q.include_legacy),
       });
       if (format === 'json') return okPage(request, groups, page);
       const data = groups.map((g) => ({
@@ -81,13 +97,20 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['product groups'],
         summary: 'A product group with its products',
         params: Type.Object({ id: UuidParam }),
-        querystring: Type.Object({ include_offers: Type.Optional(Flag), format: Type.Optional(FormatParam) }),
+        querystring: Type.Object({
+          include_offers: Type.Optional(Flag),
+          include_legacy: Type.Optional(LegacyFlag),
+          format: Type.Optional(FormatParam),
+        }),
         response: { 200: Envelope(ProductGroup), ...errorResponses },
       },
     },
     async (request, reply) => {
       const db = app.catalog().db;
-      const group = getGroup(db, request.params.id, { includeOffers: flag(request.query.include_offers) });
+      const group = getGroup(db, request.params.id, {
+        includeOffers: flag(request.query.include_offers),
+        includeLegacy: flag(request.query.include_legacy),
+      });
       if (!group) throw notFound('product group', request.params.id);
       const format = request.query.format ?? 'json';
       if (format === 'json') return ok(request, group);

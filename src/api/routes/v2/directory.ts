@@ -4,7 +4,8 @@ import { getBrand, getRetailer, listBrands, listRetailers } from '../../../catal
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, UuidParam } from '../../schemas/params.js';
+import { CursorParam, Flag, flag, IdOrSlugParam, Limit, SearchText } from '../../schemas/params.js';
+import { withIds } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
 const Identifier = Type.String({
@@ -24,7 +25,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List brands',
         querystring: Type.Object({
           q: Type.Optional(SearchText),
-          category_id: Type.Optional(UuidParam),
+          category_id: Type.Optional(IdOrSlugParam('category')),
           include: Type.Optional(
             Type.String({ pattern: '^(profile)(,(profile))*$', description: 'comma-separated: profile' }),
           ),
@@ -36,7 +37,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, { category_id: 'categories' });
       const { brands, page } = listBrands(app.catalog().db, {
         q: q.q,
         categoryId: q.category_id,

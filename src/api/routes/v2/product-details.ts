@@ -13,6 +13,7 @@ import {
   relationshipsOf,
   stmt,
 } from '../../../catalog/index.js';
+import { parseGtin } from '../../../identifiers/index.js';
 import {
   BarcodeResult,
   Envelope,
@@ -22,7 +23,7 @@ import {
   Relationships,
   StringEnum,
 } from '../../../schemas/index.js';
-import { notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../errors.js';
 import { ok, okSerialized } from '../../plugins/envelope.js';
 import { UuidParam } from '../../schemas/params.js';
 import { errorResponses, sendSerialized } from './shared.js';
@@ -134,6 +135,10 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const db = app.catalog().db;
       const { gtin } = request.params;
+      // a mistyped barcode is the caller's error, not a missing product; leading zeros may be
+      // dropped (a GTIN-14 written without them), so the check digit is read from the padded form
+      const parsed = parseGtin(gtin.padStart(14, '0'));
+      if (!parsed.ok) throw invalidParam('gtin', `is not a valid GTIN: ${parsed.reason}`);
       const id = productIdByGtin(db, gtin);
       const result = id === null ? null : barcodeResultOf(db, id, gtin);
       if (result === null) throw notFound('product with GTIN', gtin);

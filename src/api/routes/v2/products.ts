@@ -18,7 +18,17 @@ import { rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
-import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
+import {
+  CursorParam,
+  Flag,
+  flag,
+  IdOrSlugParam,
+  LegacyFlag,
+  Limit,
+  SearchText,
+  SlugParam,
+  UuidParam,
+} from '../../schemas/params.js';
 import {
   errorResponses,
   FormatParam,
@@ -26,6 +36,7 @@ import {
   requirePlan,
   sendFormatted,
   sendSerialized,
+  withIds,
 } from './shared.js';
 
 const SORT_PATTERN = '^-?(name|price|quality_score|created_at|updated_at)$';
@@ -41,10 +52,10 @@ const ListQuery = Type.Object({
         'name, price, quality_score, created_at or updated_at; prefix - for descending. Default name (relevance when q is given).',
     }),
   ),
-  category_id: Type.Optional(UuidParam),
-  brand_id: Type.Optional(UuidParam),
-  product_type_id: Type.Optional(UuidParam),
-  product_group_id: Type.Optional(UuidParam),
+  category_id: Type.Optional(IdOrSlugParam('category')),
+  brand_id: Type.Optional(IdOrSlugParam('brand')),
+  product_type_id: Type.Optional(IdOrSlugParam('product type')),
+  product_group_id: Type.Optional(IdOrSlugParam('product group')),
   min_price: Type.Optional(
     Type.Number({
       minimum: 0,
@@ -60,7 +71,7 @@ const ListQuery = Type.Object({
       description: 'exact model number (case and separators ignored)',
     }),
   ),
-  include_legacy: Type.Optional(Flag),
+  include_legacy: Type.Optional(LegacyFlag),
   data_tier: Type.Optional(
     Type.String({ pattern: '^[1-4](,[1-4])*$', description: 'comma-separated tiers, e.g. 1,2' }),
   ),
@@ -72,6 +83,7 @@ const ListQuery = Type.Object({
 
 const SingleQuery = Type.Object({
   include_variants: Type.Optional(Flag),
+  include_legacy: Type.Optional(LegacyFlag),
   include_offers: Type.Optional(Flag),
   include_attributes: Type.Optional(Flag),
   include_signals: Type.Optional(Flag),
@@ -79,7 +91,7 @@ const SingleQuery = Type.Object({
     Type.String({
       pattern: (Flag as unknown as { pattern: string }).pattern,
       description:
-        'flag: inline knowledge (lifespan, maintenance, cost of ownership, buying guide); Starter plan or above',
+        'true/false, 1/0 or yes/no: inline knowledge (lifespan, maintenance, cost of ownership, buying guide); Starter plan or above',
     }),
   ),
   format: Type.Optional(FormatParam),
@@ -109,7 +121,12 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const q = request.query;
+      const q = withIds(app.catalog().db, request.query, {
+        brand_id: 'brands',
+        category_id: 'categories',
+        product_type_id: 'product_types',
+        product_group_id: 'product_groups',
+      });
       if (q.min_price !== undefined && q.max_price !== undefined && q.min_price > q.max_price)
         throw invalidParam('min_price', 'must not be greater than max_price');
       const sort = q.sort
@@ -154,7 +171,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (flag(query.include_signals)) attachSignals(db, [product]);
     if (flag(query.include_attributes)) product.attributes = attributesOf(db, product.id);
     if (flag(query.include_variants)) {
-      product.variants = variantsOf(db, product);
+      product.variants = variantsOf(db, product, flag(query.include_legacy));
       if (flag(query.include_offers)) attachOffers(db, product.variants);
     }
     const meta = knowledgeMeta(db, product);

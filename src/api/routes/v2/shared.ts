@@ -1,11 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PLANS, type PlanId, planAtLeast } from '../../../access/index.js';
 import type { PageInfo } from '../../../catalog/index.js';
-import { attachOffers, type Db, typeSpecs } from '../../../catalog/index.js';
+import {
+  attachOffers,
+  type Db,
+  type IdTable,
+  idFromIdOrSlug,
+  idTableNoun,
+  typeSpecs,
+} from '../../../catalog/index.js';
 import { productKnowledge } from '../../../knowledge/index.js';
 import type { Product } from '../../../schemas/index.js';
 import { ErrorEnvelope, StringEnum } from '../../../schemas/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { toAiProduct, toSchemaOrgProduct } from '../../formats/index.js';
 import { meta } from '../../plugins/envelope.js';
 
@@ -80,4 +87,20 @@ export function sendFormatted(
 ): FastifyReply {
   const body = { success: true, data, meta: meta(request), ...(pagination ? { pagination } : {}) };
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/**
+ * The query with each id-or-slug filter turned into the id (ids or slugs everywhere an id is
+ * taken); an unknown slug is a 404 naming what was not found.
+ */
+export function withIds<Q extends object>(db: Db, query: Q, fields: Partial<Record<keyof Q, IdTable>>): Q {
+  const out = { ...query } as Record<string, unknown>;
+  for (const [field, table] of Object.entries(fields) as [string, IdTable][]) {
+    const value = out[field];
+    if (typeof value !== 'string') continue;
+    const id = idFromIdOrSlug(db, table, value);
+    if (id === null) throw notFound(idTableNoun(table), value);
+    out[field] = id;
+  }
+  return out as Q;
 }
