@@ -129,7 +129,8 @@ declare module 'fastify' {
 
 /**
  * The error for a request without a valid key, after counting it against the client
- * address's budget of failed authentications (429 once the budget is spent).
+ * address's budget of failed authentications (429 once the budget is spent) and holding it
+ * for the delay its address's and key prefix's failures have earned (see `Limiter.authFailure`).
  */
 export async function authFailure(
   request: FastifyRequest,
@@ -138,8 +139,10 @@ export async function authFailure(
   key: string | null,
   where: string,
 ): Promise<AppError> {
-  const budget = await limiter.authFailure(request.ip);
+  const budget = await limiter.authFailure(request.ip, key);
   reply.headers(authFailureHeaders(budget));
+  // held, not refused faster: each further guess of this address or key prefix waits longer
+  if (budget.delayMs > 0) await new Promise((done) => setTimeout(done, budget.delayMs));
   if (budget.blocked)
     return new AppError(
       'RATE_LIMITED',
