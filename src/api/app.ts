@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
+import { createCounterStore, type KeyDirectory, Limiter } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
@@ -20,7 +20,8 @@ import { searchRoutes } from './routes/v2/search.js';
 
 export interface AppOptions {
   catalog: CatalogProvider;
-  keys: KeyStore;
+  /** API keys: access.db (`KeyStore`) or Redis (`RedisKeyStore`) */
+  keys: KeyDirectory;
   /** counters, limits and the response cache (defaults: local counters, cache on) */
   access?: AccessOptions;
   /** Fastify logger option (default: no logging) */
@@ -34,6 +35,8 @@ export interface AccessOptions {
   usageFlushMs?: number;
   /** failed authentications per client address and minute before 429 (default 20) */
   authFailuresPerMinute?: number;
+  /** length of the rolling rate window, ms (default 60 000; only tests shorten it) */
+  rateWindowMs?: number;
   cache?: CacheOptions;
 }
 
@@ -77,13 +80,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const access = options.access ?? {};
   const counters = createCounterStore({
-    sink: new UsageRepo(options.keys.db),
+    sink: options.keys.usageSink(),
     redisUrl: access.redisUrl,
     flushMs: access.usageFlushMs,
     log: app.log,
   });
   app.addHook('onClose', () => counters.close());
-  const limiter = new Limiter(counters, { authFailuresPerMinute: access.authFailuresPerMinute });
+  const limiter = new Limiter(counters, {
+    authFailuresPerMinute: access.authFailuresPerMinute,
+    windowMs: access.rateWindowMs,
+  });
   const catalogVersion = () => app.catalog().version;
 
   await app.register(

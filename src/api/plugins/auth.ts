@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import {
   type ApiKeyRecord,
   authFailureHeaders,
-  type KeyStore,
+  type KeyDirectory,
   type Limiter,
   normalizeOrigin,
   publishableMayCall,
@@ -83,7 +83,7 @@ function checkScope(request: FastifyRequest, reply: FastifyReply, key: ApiKeyRec
  * missing keys from that address get 429 (valid keys are never affected). 401s and 429s of
  * this step carry that budget as their rate headers (see docs/api.md).
  */
-export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
+export const authPlugin = fp<{ keys: KeyDirectory; limiter: Limiter }>(
   async (app, { keys, limiter }) => {
     app.decorateRequest('apiKey', null);
     app.decorateRequest('scopeRefusal', null);

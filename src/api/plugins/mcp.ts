@@ -5,7 +5,7 @@ import type {
   FastifyRequest,
   FastifySchema,
 } from 'fastify';
-import type { KeyStore, Limiter } from '../../access/index.js';
+import type { KeyDirectory, Limiter } from '../../access/index.js';
 import { type ApiFetcher, createMcpServer, McpSessions } from '../../mcp/index.js';
 import { AppError } from '../errors.js';
 import { authFailure, presentedKey } from './auth.js';
@@ -43,7 +43,7 @@ function injectFetcher(app: FastifyInstance, remoteAddress: string): ApiFetcher 
  * transport at `/sse` + `/messages`. The key comes by X-API-Key, Authorization: Bearer or
  * `?api_key=`; publishable keys may not open sessions.
  */
-export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }> = async (
+export const mcpPlugin: FastifyPluginAsync<{ keys: KeyDirectory; limiter: Limiter }> = async (
   app,
   { keys, limiter },
 ) => {
