@@ -151,7 +151,9 @@ describe.skipIf(!redisServerPath)('three replicas and one Redis behave as one se
     expect(Math.max(...stoppedAfter)).toBeLessThan(1000);
   });
 
-  it('a Free key gets exactly its limit in any rolling window across all three', { timeout: 90_000 }, async () => {
+  it('a Free key gets exactly its limit in any rolling window across all three', {
+    timeout: 90_000,
+  }, async () => {
     const { key } = await admin.create({ type: 'secret', env: 'live', plan: 'free' });
     // a burst spread over the three replicas: exactly 10, then 429 with an honest Retry-After
     const burst: { status: number; retryAfter: number; at: number }[] = [];
@@ -243,7 +245,9 @@ describe.skipIf(!redisServerPath)('three replicas and one Redis behave as one se
     );
   });
 
-  it('one replica killed under load: the other two answer every request sent to them', { timeout: 60_000 }, async () => {
+  it('one replica killed under load: the other two answer every request sent to them', {
+    timeout: 60_000,
+  }, async () => {
     const keys = await Promise.all(
       [0, 1, 2].map(() => admin.create({ type: 'secret', env: 'live', plan: 'enterprise' })),
     );

@@ -10,8 +10,8 @@ export {
   keyPrefix,
 } from './keys.js';
 export {
-  type AuthFailureState,
   AUTH_DELAY_CAP_MS,
+  type AuthFailureState,
   authDelayMs,
   authFailureHeaders,
   Limiter,

@@ -161,9 +161,9 @@ export class KeyStore implements KeyDirectory, KeyAdmin {
 
   /** Every record with its hash, for copying the keys to Redis (`shelf keys import-to-redis`). */
   exportRecords(): { hash: string; record: ApiKeyRecord }[] {
-    return (stmt(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as (KeyRow & { hash: string })[]).map(
-      (r) => ({ hash: r.hash, record: toRecord(r) }),
-    );
+    return (
+      stmt(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as (KeyRow & { hash: string })[]
+    ).map((r) => ({ hash: r.hash, record: toRecord(r) }));
   }
 
   close(): void {

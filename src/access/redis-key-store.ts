@@ -202,10 +202,15 @@ export class RedisKeyStore implements KeyDirectory, KeyAdmin {
     this.#subscriber = subscriber;
     this.redis.on('ready', () => void this.reload());
     subscriber.on('message', (_channel: string, hash: string) => void this.#refresh(hash));
-    // messages missed while the subscription was down: read everything again
-    subscriber.on('ready', () => void this.reload());
-    subscriber.connect().catch(() => {});
-    await subscriber.subscribe(this.#names.changed).catch(() => {});
+    // (re)subscribe on every connection (ioredis only renews subscriptions that once
+    // succeeded), then read everything again: messages sent meanwhile were missed
+    subscriber.on('ready', () => {
+      subscriber
+        .subscribe(this.#names.changed)
+        .then(() => this.reload())
+        .catch(() => {});
+    });
+    await subscriber.connect().catch(() => {});
     this.#timer = setInterval(() => void this.reload(), this.options.reloadMs ?? 30_000);
     this.#timer.unref();
     await this.reload();
@@ -226,7 +231,9 @@ export class RedisKeyStore implements KeyDirectory, KeyAdmin {
         { keys: this.#records.size },
         'Redis has no API keys but this server knows some: writing them back',
       );
-      await this.importRecords([...this.#records].map(([hash, record]) => ({ hash, record }))).catch(() => {});
+      await this.importRecords([...this.#records].map(([hash, record]) => ({ hash, record }))).catch(
+        () => {},
+      );
       return true;
     }
     this.#records.clear();

@@ -376,7 +376,9 @@ keys
     try {
       const records = local.exportRecords();
       const added = await redis.importRecords(records);
-      process.stdout.write(`Copied ${added} of ${records.length} keys to Redis (keys already there were left as they are)\n`);
+      process.stdout.write(
+        `Copied ${added} of ${records.length} keys to Redis (keys already there were left as they are)\n`,
+      );
     } finally {
       local.close();
       await redis.close();
