@@ -2,12 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createCounterStore, type KeyDirectory, Limiter } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
-import { authPlugin } from './plugins/auth.js';
+import { authPlugin, logRedaction } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
 import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
 import { swaggerPlugin } from './plugins/swagger.js';
@@ -46,7 +46,10 @@ export interface AccessOptions {
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // keys never reach the logs (`?api_key=`, X-API-Key, Authorization)
+    logger: options.logger ? { ...(options.logger === true ? {} : options.logger), ...logRedaction } : false,
+    frameworkErrors,
+    clientErrorHandler,
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,

@@ -12,7 +12,7 @@ export interface FallbackOptions {
   flushMs?: number;
   /** how often Redis is pinged (health check and replica heartbeat), ms (default 1000) */
   healthMs?: number;
-  /** a ping unanswered this long marks Redis as away, ms (default 500) */
+  /** a ping or command unanswered this long marks Redis as away, ms (default 1000) */
   healthTimeoutMs?: number;
   /** a replica silent this long no longer counts as alive, ms (default 5000) */
   replicaTtlMs?: number;
@@ -52,7 +52,7 @@ export class FallbackStore implements CounterStore {
     private readonly log: StoreLogger,
     options: FallbackOptions = {},
   ) {
-    this.#options = { flushMs: 2000, healthMs: 1000, healthTimeoutMs: 500, replicaTtlMs: 5000, ...options };
+    this.#options = { flushMs: 2000, healthMs: 1000, healthTimeoutMs: 1000, replicaTtlMs: 5000, ...options };
     // copy Redis's totals regularly: the local counting of an outage starts from them
     this.#flushTimer = setInterval(() => void this.flush(), this.#options.flushMs);
     this.#flushTimer.unref();

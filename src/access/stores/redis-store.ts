@@ -139,7 +139,7 @@ export function connectRedis(url: string, options: { commandTimeoutMs?: number }
   return new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? 500,
+    commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: 2000,
     lazyConnect: false,
     retryStrategy: (times) => Math.min(200 * times, 1000),

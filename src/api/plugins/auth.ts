@@ -36,6 +36,44 @@ export const EXPOSED_HEADERS = [
   'ETag',
 ].join(', ');
 
+const KEY_IN_TEXT = /\b((?:sk|pk)_shelf_(?:live|test)_)[0-9A-Za-z]+/g;
+const API_KEY_PARAM = /([?&]api_key=)[^&#]*/gi;
+
+/** A URL as logs may show it: the `api_key` parameter's value and anything shaped like a key hidden. */
+export const redactUrl = (url: string): string =>
+  url.replace(API_KEY_PARAM, '$1[REDACTED]').replace(KEY_IN_TEXT, '$1[REDACTED]');
+
+/**
+ * Logger settings that keep keys out of the logs: request URLs redacted (`?api_key=` of
+ * legacy SSE clients), and the key headers censored should a serializer ever log headers.
+ */
+export const logRedaction = {
+  serializers: {
+    req: (req: {
+      method?: string;
+      url?: string;
+      hostname?: string;
+      ip?: string;
+      socket?: { remotePort?: number };
+    }) => ({
+      method: req.method,
+      url: redactUrl(req.url ?? ''),
+      host: req.hostname,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    }),
+  },
+  redact: {
+    paths: [
+      'req.headers.authorization',
+      'req.headers["x-api-key"]',
+      'headers.authorization',
+      'headers["x-api-key"]',
+    ],
+    censor: '[REDACTED]',
+  },
+};
+
 /** The key a request presents: `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (MCP SSE clients). */
 export function presentedKey(request: FastifyRequest): string | null {
   const header = request.headers['x-api-key'];
