@@ -57,6 +57,11 @@ const ConfigSchema = Type.Object({
     description:
       "length of the plans' rolling per-minute window, ms; leave it at 60000 (tests shorten it, the code path is the same)",
   }),
+  SHELF_MCP_IDLE_S: Type.Integer({
+    minimum: 1,
+    default: 300,
+    description: 'remote MCP sessions (/mcp, /sse) without a message this long are closed, seconds',
+  }),
   SHELF_API_URL: Type.String({
     default: 'http://127.0.0.1:3000',
     description: 'REST base URL used by the MCP server',

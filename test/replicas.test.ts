@@ -32,10 +32,12 @@ interface Replica {
   url: string;
 }
 
+/** URLs never asked before: every request is counted as a request, never as a cache hit. */
+let loadRequest = 0;
+
 /** Steady traffic: one loop per key, each loop sending to the replicas in turn. */
 function startLoad(replicas: Replica[], keys: string[], options: { pauseMs: number; only?: () => number[] }) {
   let running = true;
-  let n = 0;
   const results: { replica: number; status: number | 'error'; key: number; at: number }[] = [];
   const loops = keys.map(async (key, k) => {
     let turn = k;
@@ -43,7 +45,7 @@ function startLoad(replicas: Replica[], keys: string[], options: { pauseMs: numb
       const alive = options.only?.() ?? replicas.map((_, i) => i);
       const replica = alive[turn++ % alive.length] as number;
       try {
-        const res = await fetch(new URL(`/v2/brands?load=${++n}`, replicas[replica]!.url), {
+        const res = await fetch(new URL(`/v2/brands?load=${++loadRequest}`, replicas[replica]!.url), {
           headers: { 'x-api-key': key },
         });
         await res.arrayBuffer();

@@ -140,6 +140,19 @@ export class Limiter {
     };
   }
 
+  /**
+   * Counts one MCP protocol message of a key against its plan's separate budget
+   * (`mcpMessagesPerMinute` in the rolling window); blocked past it.
+   */
+  async mcpMessage(
+    key: ApiKeyRecord,
+  ): Promise<{ limit: number; blocked: boolean; retryAfter: number | null }> {
+    const limit = PLANS[key.plan].mcpMessagesPerMinute;
+    const { count, resetMs } = await this.store.incrWindow(`mcp:${key.id}`, this.windowMs, limit + 1);
+    const blocked = count > limit;
+    return { limit, blocked, retryAfter: blocked ? seconds(resetMs) : null };
+  }
+
   /** Records an error response of a key (reported by `shelf keys usage`). */
   async noteError(key: ApiKeyRecord): Promise<void> {
     await this.store.add(key.id, monthOf(this.#now()), 'errors', 1, MONTH_TTL_MS);

@@ -37,6 +37,8 @@ export interface AccessOptions {
   authFailuresPerMinute?: number;
   /** length of the rolling rate window, ms (default 60 000; only tests shorten it) */
   rateWindowMs?: number;
+  /** remote MCP sessions without a message this long are closed, ms (default 5 minutes) */
+  mcpIdleMs?: number;
   cache?: CacheOptions;
 }
 
@@ -111,6 +113,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
-  await app.register(mcpPlugin, { keys: options.keys, limiter });
+  await app.register(mcpPlugin, { keys: options.keys, limiter, idleMs: access.mcpIdleMs });
   return app;
 }

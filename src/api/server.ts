@@ -50,6 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       redisUrl: config.REDIS_URL,
       authFailuresPerMinute: config.SHELF_AUTH_FAILURES_PER_MINUTE,
       rateWindowMs: config.SHELF_RATE_WINDOW_MS,
+      mcpIdleMs: config.SHELF_MCP_IDLE_S * 1000,
       cache: {
         maxEntries: config.SHELF_CACHE_MAX_ENTRIES,
         maxBytes: config.SHELF_CACHE_MAX_MB * 1024 * 1024,
