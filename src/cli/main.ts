@@ -46,6 +46,9 @@ program
     if (options.demo) await ensureDemoCatalog(config.dataDir, say);
     const server = await startServer(config);
     const demoKey = options.demo ? ensureDemoKey(config.dataDir) : null;
+    // the demo key is made in access.db: with Redis, replicas know only the keys in Redis
+    if (demoKey && config.REDIS_URL)
+      await copyKeysToRedis(config.dataDir, config.REDIS_URL).catch(() => null);
     say('');
     say(`Shelf is serving on ${server.url}`);
     if (demoKey) {
@@ -365,24 +368,29 @@ keys
     });
   });
 
+/** Copies the keys of access.db that Redis lacks (the demo key with REDIS_URL set, a move to replicas). */
+async function copyKeysToRedis(dataDir: string, redisUrl: string): Promise<{ added: number; of: number }> {
+  const local = new KeyStore(dataDir);
+  const redis = await RedisKeyStore.open(redisUrl);
+  try {
+    const records = local.exportRecords();
+    return { added: await redis.importRecords(records), of: records.length };
+  } finally {
+    local.close();
+    await redis.close();
+  }
+}
+
 keys
   .command('copy-to-redis')
   .description('copy the keys of access.db to the Redis of REDIS_URL (moving to several replicas)')
   .action(async () => {
     const config = loadConfig();
     if (!config.REDIS_URL) throw new InvalidArgumentError('set REDIS_URL to the Redis the replicas share');
-    const local = new KeyStore(config.dataDir);
-    const redis = await RedisKeyStore.open(config.REDIS_URL);
-    try {
-      const records = local.exportRecords();
-      const added = await redis.importRecords(records);
-      process.stdout.write(
-        `Copied ${added} of ${records.length} keys to Redis (keys already there were left as they are)\n`,
-      );
-    } finally {
-      local.close();
-      await redis.close();
-    }
+    const { added, of } = await copyKeysToRedis(config.dataDir, config.REDIS_URL);
+    process.stdout.write(
+      `Copied ${added} of ${of} keys to Redis (keys already there were left as they are)\n`,
+    );
   });
 
 program
