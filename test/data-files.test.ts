@@ -1,7 +1,44 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTENT_DIR, loadContent } from '../src/content/index.js';
+import { DEFAULT_CONTENT_DIR, loadContent, type SpecDef } from '../src/content/index.js';
+
+/** True when x is a whole multiple of step (within float noise). */
+const onStep = (x: number, step: number) => Math.abs(x / step - Math.round(x / step)) < 1e-6;
+
+/**
+ * What is wrong with a spec's real-world range (empty when nothing is). The generator draws
+ * every demo value from it, so its parts must agree: min ≤ typical ≤ max, discrete values
+ * sorted, distinct and spanning exactly [min, max] with one weight each, and the quoting
+ * step dividing every stated number.
+ */
+function rangeProblems(spec: SpecDef): string[] {
+  const r = spec.range;
+  if (!r) return [];
+  const out: string[] = [];
+  if (spec.type !== 'number') out.push(`range on a non-number (${spec.type}) spec`);
+  if (r.min > r.max) out.push(`min ${r.min} > max ${r.max}`);
+  if (r.typical < r.min || r.typical > r.max) out.push(`typical ${r.typical} outside [${r.min}, ${r.max}]`);
+  if (r.weights && !r.values) out.push('weights without values');
+  if (r.values) {
+    const v = r.values;
+    if (r.weights && r.weights.length !== v.length)
+      out.push(`${r.weights.length} weights for ${v.length} values`);
+    if (r.weights && !r.weights.some((w) => w > 0)) out.push('all weights are 0');
+    if (v.some((x, i) => i > 0 && x <= v[i - 1]!)) out.push('values not strictly ascending');
+    if (v.some((x) => x < r.min || x > r.max)) out.push(`values outside [${r.min}, ${r.max}]`);
+    if (v[0] !== r.min || v[v.length - 1] !== r.max)
+      out.push(`values span [${v[0]}, ${v[v.length - 1]}], range says [${r.min}, ${r.max}]`);
+    if (!v.includes(r.typical)) out.push(`typical ${r.typical} is not one of the values`);
+  }
+  if (r.step !== undefined) {
+    if (r.max > r.min && r.step > r.max - r.min) out.push(`step ${r.step} wider than the range`);
+    const stated = [r.min, r.max, r.typical, ...(r.values ?? [])];
+    const off = stated.filter((x) => !onStep(x, r.step!));
+    if (off.length) out.push(`step ${r.step} does not divide ${off.join(', ')}`);
+  }
+  return out;
+}
 
 /** The authored content in data/: schemas, cross-references and uniqueness. */
 describe('data files', () => {
@@ -37,6 +74,52 @@ describe('data files', () => {
     expect(duplicates(content.retailers.map((r) => r.slug))).toEqual([]);
     for (const type of content.productTypes)
       expect(duplicates(type.specs.map((s) => s.key)), type.slug).toEqual([]);
+  });
+
+  it('every numeric spec carries a real-world range (the demo generator draws from it)', () => {
+    const missing = content.productTypes.flatMap((type) =>
+      type.specs.filter((s) => s.type === 'number' && !s.range).map((s) => `${type.slug}.${s.key}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('spec ranges are consistent: min ≤ typical ≤ max, values inside with one weight each, step divides them', () => {
+    const problems: string[] = [];
+    for (const type of content.productTypes)
+      for (const spec of type.specs)
+        for (const p of rangeProblems(spec)) problems.push(`${type.slug}.${spec.key}: ${p}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('the range check catches each kind of broken range', () => {
+    const spec = (range: SpecDef['range'], type: SpecDef['type'] = 'number'): SpecDef => ({
+      key: 'k',
+      label: 'K',
+      type,
+      unit: 'in',
+      range,
+    });
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 24, values: [18, 24], weights: [1, 9] }))).toEqual(
+      [],
+    );
+    expect(rangeProblems(spec({ min: 24, max: 18, typical: 20 }))).toContain('min 24 > max 18');
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 30 }))[0]).toMatch(/typical 30 outside/);
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 24, values: [18, 24], weights: [1] }))).toContain(
+      '1 weights for 2 values',
+    );
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 24, values: [18, 24, 41] })).join()).toMatch(
+      /values outside/,
+    );
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 20, values: [18, 24] })).join()).toMatch(
+      /typical 20 is not one of the values/,
+    );
+    expect(rangeProblems(spec({ min: 18, max: 24, typical: 21.3, step: 0.5 })).join()).toMatch(
+      /step 0.5 does not divide 21.3/,
+    );
+    expect(rangeProblems(spec({ min: 0.3, max: 2.2, typical: 1.1, step: 0.1 }))).toEqual([]);
+    expect(rangeProblems(spec({ min: 1, max: 3, typical: 2 }, 'enum'))).toContain(
+      'range on a non-number (enum) spec',
+    );
   });
 
   it('categories form a tree', () => {
