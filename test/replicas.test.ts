@@ -248,6 +248,29 @@ describe.skipIf(!redisServerPath)('three replicas and one Redis behave as one se
     );
   });
 
+  it("while Redis is away the three together stay within a Free key's limit, and its return does not double it", {
+    timeout: 60_000,
+  }, async () => {
+    const { key } = await admin.create({ type: 'secret', env: 'live', plan: 'free' });
+    await sleep(200);
+    await redis.stop('SIGKILL');
+    for (const r of replicas) await r.proc.waitFor(/Redis is unavailable/, 10_000, 3);
+    const started = Date.now();
+    const during: number[] = [];
+    for (let i = 0; i < 15; i++) during.push((await get(replicas[i % 3]!.url, fresh(), key)).status);
+    // each replica alone allows its share: floor(10 / 3) = 3
+    expect(during.filter((s) => s === 200)).toHaveLength(9);
+    redis = await startRedis(redisPort, redisDir.path);
+    for (const r of replicas) await r.proc.waitFor(/Redis is back/, 10_000, 3);
+    // the nine served alone are in the shared window again: one more, not ten more
+    const after: number[] = [];
+    for (let i = 0; i < 6; i++) after.push((await get(replicas[i % 3]!.url, fresh(), key)).status);
+    expect(Date.now() - started).toBeLessThan(WINDOW_MS);
+    expect(after).toEqual([200, 429, 429, 429, 429, 429]);
+    await admin.close();
+    admin = await RedisKeyStore.open(redisUrl);
+  });
+
   it('one replica killed under load: the other two answer every request sent to them', {
     timeout: 60_000,
   }, async () => {

@@ -6,6 +6,11 @@ import type { UsageSink } from './stores/counter-store.js';
 export interface KeyDirectory {
   /** The active record of a presented key; null for malformed, unknown or revoked keys. */
   authenticate(key: string): ApiKeyRecord | null;
+  /**
+   * For a well-formed key `authenticate` does not know: the store's own answer, for stores
+   * whose in-memory copy may lag a change made elsewhere by milliseconds (Redis).
+   */
+  resolve?(key: string): Promise<ApiKeyRecord | null>;
   /** Origins listed on any active publishable key (CORS preflights carry no key). */
   publishableOrigins(): Set<string>;
   /** Where this deployment keeps usage totals besides the counters (access.db, or memory with Redis). */

@@ -94,6 +94,26 @@ export class RedisKeyStore implements KeyDirectory, KeyAdmin {
     return record && !record.revokedAt ? record : null;
   }
 
+  /**
+   * Reads a well-formed key the copy does not know from Redis: a key created on another node
+   * works here even before its message arrives. A revoked or unknown key stays null.
+   */
+  async resolve(key: string): Promise<ApiKeyRecord | null> {
+    if (!KEY_PATTERN.test(key)) return null;
+    const hash = hashKey(key);
+    let json: string | null;
+    try {
+      json = await this.redis.hget(this.#names.records, hash);
+    } catch {
+      return null; // Redis away: the copy is all there is
+    }
+    if (!json) return null;
+    const record = JSON.parse(json) as ApiKeyRecord;
+    this.#records.set(hash, record);
+    this.#origins = null;
+    return record.revokedAt ? null : record;
+  }
+
   publishableOrigins(): Set<string> {
     this.#origins ??= new Set(
       [...this.#records.values()]

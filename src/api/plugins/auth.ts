@@ -130,20 +130,26 @@ export const authPlugin = fp<{ keys: KeyDirectory; limiter: Limiter }>(
       const vary = reply.getHeader('vary');
       reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
-      const record = key ? keys.authenticate(key) : null;
-      if (record) {
+      const accept = (record: ApiKeyRecord) => {
         const refused = checkScope(request, reply, record);
         request.apiKey = record;
         if (refused) request.scopeRefusal = refused;
-        return done();
-      }
-      authFailure(
-        request,
-        reply,
-        limiter,
-        key,
-        'in the X-API-Key header or as Authorization: Bearer <key>',
-      ).then(done, done);
+        done();
+      };
+      const refuse = () =>
+        authFailure(
+          request,
+          reply,
+          limiter,
+          key,
+          'in the X-API-Key header or as Authorization: Bearer <key>',
+        ).then(done, done);
+      const record = key ? keys.authenticate(key) : null;
+      if (record) return accept(record);
+      // a key this server has not heard of yet (created elsewhere a moment ago): ask the store
+      if (key && keys.resolve)
+        return void keys.resolve(key).then((late) => (late ? accept(late) : refuse()), refuse);
+      refuse();
     });
 
     // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both

@@ -74,7 +74,7 @@ export const mcpPlugin: FastifyPluginAsync<{
    */
   const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<McpCaller> => {
     const key = presentedKey(request);
-    const record = key ? keys.authenticate(key) : null;
+    const record = key ? (keys.authenticate(key) ?? (await keys.resolve?.(key)) ?? null) : null;
     if (key && record) {
       if (record.type === 'publishable')
         throw new AppError(
@@ -107,7 +107,7 @@ export const mcpPlugin: FastifyPluginAsync<{
 
   app.get('/sse', { schema }, async (request, reply) => {
     const caller = await authenticate(request, reply);
-    const record = keys.authenticate(caller.key) as ApiKeyRecord;
+    const record = (keys.authenticate(caller.key) ?? (await keys.resolve?.(caller.key))) as ApiKeyRecord;
     reply.hijack();
     await sessions.openSse(request.raw, reply.raw, caller, (sessionId) => {
       plans.set(sessionId, record);
