@@ -4,7 +4,6 @@
  * only when redis-server is on PATH). Short runs; numbers depend on the machine.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import {
@@ -109,76 +108,4 @@ await cannon(
 serverProc.kill('SIGTERM');
 await new Promise((r) => serverProc.once('exit', r));
 
-// Remote MCP: what one Free key can take (sessions, messages), and the memory of idle sessions
-const rssMb = (pid: number) =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-const mcpServer = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--no-demo'], {
-  env: {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SHELF_DATA_DIR: catalog.dataDir,
-    LOG_LEVEL: 'silent',
-    SHELF_MCP_IDLE_S: '5',
-  },
-});
-const mcpUrl = await new Promise<string>((done) => {
-  let out = '';
-  mcpServer.stdout.on('data', (d) => {
-    out += d;
-    const m = out.match(/Shelf is serving on (http:\/\/\S+)/);
-    if (m?.[1]) done(m[1]);
-  });
-});
-const initialize = async (key: string) => {
-  const res = await fetch(new URL('/mcp', mcpUrl), {
-    method: 'POST',
-    headers: {
-      'x-api-key': key,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-03-26',
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '1' },
-      },
-    }),
-  });
-  await res.arrayBuffer();
-  return res.status;
-};
-const mcpKeys = new KeyStore(catalog.dataDir);
-const makeKeys = (n: number) =>
-  Array.from({ length: n }, () => mcpKeys.create({ type: 'secret', env: 'live', plan: 'free' }).key);
-const pid = mcpServer.pid as number;
-const before = rssMb(pid);
-const [flooder] = makeKeys(1);
-const statuses: number[] = [];
-const floodStart = Date.now();
-await Promise.all(
-  Array.from({ length: 20 }, async (_, c) => {
-    for (let i = c; i < 1000; i += 20) statuses.push(await initialize(flooder!));
-  }),
-);
-const count = (s: number) => statuses.filter((x) => x === s).length;
-say(
-  `MCP: 1,000 initializations from one Free key in ${Date.now() - floodStart} ms: ${count(200)} × 200 (at most 10 sessions kept), ${count(429)} × 429, ${count(503)} × 503`,
-);
-const others = makeKeys(100);
-let opened = 0;
-for (const key of others) for (let i = 0; i < 10; i++) if ((await initialize(key)) === 200) opened++;
-const full = rssMb(pid);
-say(
-  `MCP: ${opened} sessions of 100 other Free keys still open; server RSS ${before} MB before, ${full} MB with them`,
-);
-await new Promise((r) => setTimeout(r, 8000));
-say(`MCP: after 8 s idle (SHELF_MCP_IDLE_S=5) all are closed; server RSS ${rssMb(pid)} MB`);
-mcpKeys.close();
-mcpServer.kill('SIGTERM');
-await new Promise((r) => mcpServer.once('exit', r));
 catalog.cleanup();
