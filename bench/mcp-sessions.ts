@@ -86,6 +86,11 @@ for (let i = 0; i < 2000; i++) await (await fetch(new URL('/health', mcpUrl))).a
 say(
   `MCP: 8 s idle (SHELF_MCP_IDLE_S=5), then 2,000 GET /health: server RSS ${rssMb(pid)} MB; a new key's session: ${reopened} (503 while the 1,000 were open)`,
 );
+// a second wave of the same size: the freed memory is used again, the process does not grow by as much
+const wave = makeKeys(100);
+let again = 0;
+for (const key of wave) for (let i = 0; i < 10; i++) if ((await initialize(key)) === 200) again++;
+say(`MCP: a second wave of ${again} sessions of 100 new keys: server RSS ${rssMb(pid)} MB`);
 mcpKeys.close();
 mcpServer.kill('SIGTERM');
 await new Promise((r) => mcpServer.once('exit', r));
