@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listProducts, openReadOnly } from '../src/catalog/index.js';
 import { Random } from '../src/demo/index.js';
-import { advancedSearch, createSearchEngine, semanticSearch } from '../src/search/index.js';
+import { advancedSearch, createSearchEngine, rankKeyword, semanticSearch } from '../src/search/index.js';
 import { demoCatalog } from './demo-catalog.js';
 
 const argv = process.argv.slice(2);
@@ -87,7 +87,7 @@ log(
 );
 const results = {
   keyword: await measure('keyword: GET /v2/products?q= (listProducts)', keywordQueries, (q) =>
-    listProducts(db, { q, limit: 20 }),
+    listProducts(db, { ranked: rankKeyword(db, q).map((r) => r.rowid), limit: 20 }),
   ),
   keywordFacets: await measure('keyword: advanced search + 3 facets', keywordQueries, (q) =>
     advancedSearch(db, engine, { query: q, facets: ['brand', 'product_type', 'price'] }),

@@ -119,6 +119,62 @@ describe('search over HTTP', () => {
     ]);
   });
 
+  it('GET ?q and POST keyword search return the same products in the same order, with the same total', async () => {
+    const queries = [
+      'dishwasher',
+      'stainless dishwasher',
+      'samsung washer',
+      'tv',
+      '65 inch',
+      'refrigerater',
+      'frigid',
+      'SHPM88Z75N',
+      'fridge',
+      'white',
+    ];
+    for (const q of queries) {
+      const viaGet = await get(server.url, `/v2/products?q=${encodeURIComponent(q)}&limit=50`, key);
+      const viaPost = await post(server.url, '/v2/products/search', key, {
+        query: q,
+        mode: 'keyword',
+        pagination: { limit: 50 },
+      });
+      const ids = (res: { body: { data?: unknown } }) => (res.body.data as Product[]).map((p) => p.id);
+      expect(ids(viaGet), q).toEqual(ids(viaPost));
+      expect((viaGet.body.pagination as { total: number }).total, q).toBe(
+        (viaPost.body.pagination as { total: number }).total,
+      );
+    }
+  });
+
+  it('keyword search does not fall back to products with any of the words: total counts full matches', async () => {
+    // no product is both a dishwasher and a television
+    for (const q of ['dishwasher television', 'bosch oled']) {
+      const viaGet = await get(server.url, `/v2/products?q=${encodeURIComponent(q)}`, key);
+      expect(names(viaGet), q).toEqual([]);
+      expect((viaGet.body.pagination as { total: number }).total, q).toBe(0);
+      const viaPost = await post(server.url, '/v2/products/search', key, { query: q });
+      expect((viaPost.body.pagination as { total: number }).total, q).toBe(0);
+    }
+    const res = await get(server.url, '/v2/products?q=stainless%20dishwasher', key);
+    expect((res.body.pagination as { total: number }).total).toBe(names(res).length);
+    expect(names(res).every((n) => /stainless/i.test(n) && /dishwasher/i.test(n))).toBe(true);
+  });
+
+  it('a model number written with separators, spaces or another case finds the model in every mode', async () => {
+    const bosch = 'Bosch 800 Series SHPM88Z75N Dishwasher Stainless';
+    for (const q of ['SHPM-88Z75N', 'shpm 88z75n', 'SHPM.88Z75N', 'shpm/88z75n', 'SHPM88Z75N']) {
+      expect(names(await get(server.url, `/v2/products?q=${encodeURIComponent(q)}`, key))[0], q).toBe(bosch);
+      for (const mode of ['keyword', 'semantic', 'hybrid'])
+        expect(
+          names(await post(server.url, '/v2/products/search', key, { query: q, mode }))[0],
+          `${mode} ${q}`,
+        ).toBe(bosch);
+    }
+    // the start of a model code names its model family
+    expect(names(await get(server.url, '/v2/products?q=WF45-R6100', key))).toHaveLength(2);
+  });
+
   it('pages with offset and with cursors, every pagination field set', async () => {
     const first = await post(server.url, '/v2/products/search', key, {
       filters: { product_type: ['tv'] },

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createCounterStore, type KeyDirectory, Limiter } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
+import { createSearchEngine, type SearchEngine } from '../search/index.js';
 import { authPlugin, logRedaction } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
@@ -26,6 +27,12 @@ export interface AppOptions {
   access?: AccessOptions;
   /** Fastify logger option (default: no logging) */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * the search engine, with its embeddings provider (default: built-in embeddings). `serve`
+   * passes the one its configuration chose (SHELF_EMBEDDINGS_*); nothing under api/ reads
+   * the configuration itself
+   */
+  search?: SearchEngine;
 }
 
 export interface AccessOptions {
@@ -104,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(authPlugin, { keys: options.keys, limiter });
       await v2.register(cachePlugin, { ...access.cache, catalogVersion });
       await v2.register(limitsPlugin, { limiter });
-      await v2.register(searchRoutes);
+      await v2.register(searchRoutes, { engine: options.search ?? createSearchEngine() });
       await v2.register(productRoutes);
       await v2.register(directoryRoutes);
       await v2.register(productDetailRoutes);

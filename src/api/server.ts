@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type KeyDirectory, KeyStore, RedisKeyStore, type StoreLogger } from '../access/index.js';
 import { CatalogProvider } from '../catalog/index.js';
 import { type Config, isTTY } from '../config.js';
+import { createSearchEngine, providerFromConfig } from '../search/index.js';
 import { buildApp } from './app.js';
 
 export interface RunningServer {
@@ -9,6 +10,11 @@ export interface RunningServer {
   url: string;
   close(): Promise<void>;
 }
+
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a shutdown waits for requests in flight (a request is bounded by REQUEST_TIMEOUT_MS anyway). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Starts the REST API on the configured host and port, with logging and graceful shutdown. */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -46,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     catalog: provider,
     keys,
     logger,
+    search: createSearchEngine({ provider: providerFromConfig(config) }),
     access: {
       redisUrl: config.REDIS_URL,
       authFailuresPerMinute: config.SHELF_AUTH_FAILURES_PER_MINUTE,
@@ -59,17 +66,34 @@ export async function startServer(config: Config): Promise<RunningServer> {
     },
   });
   provider.start();
-  app.server.keepAliveTimeout = 72_000;
-  app.server.requestTimeout = 30_000;
+  // Longer than the idle timeout of the load balancers in front of us (AWS ALB: 60 s), so
+  // that they, not we, close idle connections: otherwise a request can race our close and
+  // fail with a reset.
+  app.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Node requires headersTimeout > keepAliveTimeout, or a kept-alive socket can be cut while
+  // a request's headers arrive; it also bounds how long a slow client may take to send them.
+  app.server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  // Every route answers from a local snapshot in milliseconds (the slowest, a hybrid search
+  // over the whole catalog, in tens of ms): a request still open after 30 s is a stuck or
+  // hostile client, not work in progress.
+  app.server.requestTimeout = REQUEST_TIMEOUT_MS;
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const url = address.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
   const served = app;
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      await served.close();
-      provider.close();
-      await keys.close();
+      // stop accepting, let requests in flight finish (idle kept-alive sockets close at once),
+      // and cut whatever is still open after the grace period
+      const cut = setTimeout(() => served.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cut.unref();
+      try {
+        await served.close();
+      } finally {
+        clearTimeout(cut);
+        provider.close();
+        await keys.close();
+      }
     })();
     return closing;
   };

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReadOnly, openWritable } from './database.js';
+import { openReadOnly, openWritable, perConnection, STATEMENT_MEMO_MAX, stmt } from './database.js';
 
 describe('openReadOnly', () => {
   it('holds its snapshot: a writer cannot change the file while it is served, readers still can read', () => {
@@ -23,5 +23,28 @@ describe('openReadOnly', () => {
     stray.close();
     served.close();
     another.close();
+  });
+});
+
+describe('perConnection', () => {
+  it('remembers a value per connection and key; with max, forgets the least recently used', () => {
+    const db = openWritable(':memory:');
+    let computed = 0;
+    const memo = perConnection<number>({ max: 2 });
+    const compute = () => ++computed;
+    expect([memo(db, 'a', compute), memo(db, 'a', compute), memo(db, 'b', compute)]).toEqual([1, 1, 2]);
+    memo(db, 'c', compute); // a goes
+    expect(memo(db, 'b', compute)).toBe(2);
+    expect(memo(db, 'a', compute)).toBe(4);
+    db.close();
+  });
+
+  it('prepared statements stay bounded however many distinct texts are prepared', () => {
+    const db = openWritable(':memory:');
+    const first = stmt(db, 'SELECT 0');
+    for (let i = 1; i <= STATEMENT_MEMO_MAX; i++) stmt(db, `SELECT ${i}`);
+    expect(stmt(db, 'SELECT 0')).not.toBe(first);
+    expect(stmt(db, `SELECT ${STATEMENT_MEMO_MAX}`)).toBe(stmt(db, `SELECT ${STATEMENT_MEMO_MAX}`));
+    db.close();
   });
 });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
@@ -53,12 +54,16 @@ export function openWritable(path: string, options: { wal?: boolean } = {}): Db 
  * For what a connection's life fixes: prepared statements, and anything read from a snapshot
  * (snapshots never change).
  */
-export function perConnection<V>(): (db: Db, key: string, compute: (db: Db, key: string) => V) => V {
-  const byDb = new WeakMap<Db, Map<string, V>>();
+export function perConnection<V>(
+  options: { max?: number } = {},
+): (db: Db, key: string, compute: (db: Db, key: string) => V) => V {
+  type Memo = Pick<Map<string, V>, 'get' | 'set'>;
+  const byDb = new WeakMap<Db, Memo>();
   return (db, key, compute) => {
     let known = byDb.get(db);
     if (!known) {
-      known = new Map();
+      // with `max`, the least recently used entries go first (LRUCache holds objects only)
+      known = options.max ? lruMemo<V>(options.max) : new Map<string, V>();
       byDb.set(db, known);
     }
     let value = known.get(key);
@@ -70,7 +75,25 @@ export function perConnection<V>(): (db: Db, key: string, compute: (db: Db, key:
   };
 }
 
-const statements = perConnection<Statement>();
+/**
+ * Statement texts are fixed by the code (values are always bound, id lists go in as one JSON
+ * parameter), so a few hundred cover every query; the bound is a backstop should a query
+ * ever vary its text, so that the memo cannot grow without end.
+ */
+export const STATEMENT_MEMO_MAX = 1000;
+function lruMemo<V>(max: number): Pick<Map<string, V>, 'get' | 'set'> {
+  const lru = new LRUCache<string, { value: V }>({ max });
+  const memo = {
+    get: (key: string) => lru.get(key)?.value,
+    set: (key: string, value: V) => {
+      lru.set(key, { value });
+      return memo as unknown as Map<string, V>;
+    },
+  };
+  return memo;
+}
+
+const statements = perConnection<Statement>({ max: STATEMENT_MEMO_MAX });
 const prepare = (db: Db, sql: string) => db.prepare(sql);
 
 /** Prepared statements are compiled once per connection and reused. */

@@ -1,7 +1,8 @@
 import type { Brand, Retailer } from '../schemas/index.js';
-import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
+import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
-import { InvalidCursorError } from './product-queries.js';
+import { nameSortExpr } from './name-keys.js';
+import { type Condition, condition, containsPattern, readPage } from './page.js';
 
 const parse = (v: unknown): Record<string, unknown> | null => {
   if (typeof v !== 'string') return null;
@@ -39,45 +40,29 @@ export interface BrandListParams {
 
 /** Brands by name, with an optional name filter and category filter. */
 export function listBrands(db: Db, params: BrandListParams): { brands: Brand[]; page: PageInfo } {
-  const where: string[] = [];
-  const args: unknown[] = [];
+  const where: Condition[] = [];
   if (params.q) {
-    where.push("(b.name LIKE ? ESCAPE '\\' OR b.slug LIKE ? ESCAPE '\\')");
-    const like = `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    args.push(like, like);
+    const like = containsPattern(params.q);
+    where.push(condition("(b.name LIKE ? ESCAPE '\\' OR b.slug LIKE ? ESCAPE '\\')", like, like));
   }
-  if (params.categoryId) {
+  if (params.categoryId)
     where.push(
-      'b.id IN (SELECT bc.brand_id FROM brand_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.id = ? OR c.parent_id = ?)',
+      condition(
+        'b.id IN (SELECT bc.brand_id FROM brand_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.id = ? OR c.parent_id = ?)',
+        params.categoryId,
+        params.categoryId,
+      ),
     );
-    args.push(params.categoryId, params.categoryId);
-  }
-  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
-  if (params.cursor && cursor?.kind !== 'keyset') throw new InvalidCursorError();
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (stmt(db, `SELECT count(*) AS n FROM brands b ${whereSql}`).get(...args) as { n: number }).n;
-  const op = params.desc ? '<' : '>';
-  const dir = params.desc ? 'DESC' : 'ASC';
-  const pageWhere = [...where];
-  const pageArgs = [...args];
-  if (cursor?.kind === 'keyset') {
-    pageWhere.push(`(b.name ${op} ? OR (b.name = ? AND b.id ${op} ?))`);
-    pageArgs.push(cursor.value, cursor.value, cursor.id);
-  }
-  const rows = stmt(
-    db,
-    `SELECT b.* FROM brands b ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY b.name ${dir}, b.id ${dir} LIMIT ?`,
-  ).all(...pageArgs, params.limit + 1) as Record<string, unknown>[];
-  const offset = cursor?.kind === 'keyset' ? cursor.offset : 0;
-  const last = rows[params.limit - 1];
-  const next: Cursor | null =
-    rows.length > params.limit && last
-      ? { kind: 'keyset', value: String(last.name), id: String(last.id), offset: offset + params.limit }
-      : null;
-  return {
-    brands: rows.slice(0, params.limit).map((r) => toBrand(r, params.includeProfile ?? false)),
-    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
-  };
+  const { rows, page } = readPage(db, {
+    from: 'brands b',
+    columns: 'b.*',
+    id: 'b.id',
+    where,
+    order: { kind: 'sort', expr: nameSortExpr(db, 'brands', 'b'), desc: params.desc ?? false },
+    limit: params.limit,
+    cursor: params.cursor,
+  });
+  return { brands: rows.map((r) => toBrand(r, params.includeProfile ?? false)), page };
 }
 
 /** A brand by id or slug, with description and profile. */
@@ -102,7 +87,7 @@ function toRetailer(row: Record<string, unknown>): Retailer {
 
 /** Retailers by name; `isActive` defaults to true as in spec §4.16. */
 export function listRetailers(db: Db, params: { q?: string; isActive?: boolean; limit: number }): Retailer[] {
-  const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
+  const like = params.q ? containsPattern(params.q) : '%';
   const rows = stmt(
     db,
     "SELECT * FROM retailers WHERE is_active = ? AND (name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\') ORDER BY name LIMIT ?",

@@ -1,7 +1,9 @@
 import type { ProductGroup } from '../schemas/index.js';
-import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
+import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
-import { attachOffers, InvalidCursorError } from './product-queries.js';
+import { nameSortExpr } from './name-keys.js';
+import { type Condition, condition, containsPattern, readPage } from './page.js';
+import { attachOffers } from './product-queries.js';
 import {
   brandRef,
   categoryRef,
@@ -13,16 +15,16 @@ import {
 
 type Row = Record<string, unknown>;
 
-const GROUP_SELECT = `
-SELECT g.*,
+const GROUP_COLUMNS = `g.*,
   b.id AS b_id, b.name AS b_name, b.slug AS b_slug, b.logo_url AS b_logo_url, b.website_url AS b_website_url, b.created_at AS b_created_at,
   c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.description AS c_description, c.icon AS c_icon, c.is_featured AS c_is_featured,
   c.parent_id AS c_parent_id, c.level AS c_level, c.path AS c_path,
-  t.id AS t_id, t.name AS t_name, t.slug AS t_slug, t.subcategory_id AS t_subcategory_id, t.is_active AS t_is_active, t.level AS t_level, t.path AS t_path
-FROM product_groups g
+  t.id AS t_id, t.name AS t_name, t.slug AS t_slug, t.subcategory_id AS t_subcategory_id, t.is_active AS t_is_active, t.level AS t_level, t.path AS t_path`;
+const GROUP_FROM = `product_groups g
 LEFT JOIN brands b ON b.id = g.brand_id
 LEFT JOIN categories c ON c.id = g.category_id
 LEFT JOIN product_types t ON t.id = g.product_type_id`;
+const GROUP_SELECT = `SELECT ${GROUP_COLUMNS} FROM ${GROUP_FROM}`;
 
 /** Sortable fields of GET /v2/product-groups. */
 export const GROUP_SORTS = {
@@ -75,65 +77,45 @@ export interface GroupListParams {
 
 /** Product groups with filters and keyset pagination (spec §4.11). */
 export function listGroups(db: Db, params: GroupListParams): { groups: ProductGroup[]; page: PageInfo } {
-  const where: string[] = [];
-  const args: unknown[] = [];
+  const where: Condition[] = [];
   if (params.q) {
+    const like = containsPattern(params.q);
     where.push(
-      "(g.name LIKE ? ESCAPE '\\' OR g.base_model LIKE ? ESCAPE '\\' OR g.series_name LIKE ? ESCAPE '\\')",
+      condition(
+        "(g.name LIKE ? ESCAPE '\\' OR g.base_model LIKE ? ESCAPE '\\' OR g.series_name LIKE ? ESCAPE '\\')",
+        like,
+        like,
+        like,
+      ),
     );
-    const like = `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    args.push(like, like, like);
   }
-  if (params.brandId) {
-    where.push('g.brand_id = ?');
-    args.push(params.brandId);
-  }
-  if (params.categoryId) {
-    where.push('(g.category_id = ? OR g.category_id IN (SELECT id FROM categories WHERE parent_id = ?))');
-    args.push(params.categoryId, params.categoryId);
-  }
-  if (params.productTypeId) {
-    where.push('g.product_type_id = ?');
-    args.push(params.productTypeId);
-  }
-  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
-  if (params.cursor && cursor?.kind !== 'keyset') throw new InvalidCursorError();
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (
-    stmt(db, `SELECT count(*) AS n FROM product_groups g ${whereSql}`).get(...args) as { n: number }
-  ).n;
+  if (params.brandId) where.push(condition('g.brand_id = ?', params.brandId));
+  if (params.categoryId)
+    where.push(
+      condition(
+        '(g.category_id = ? OR g.category_id IN (SELECT id FROM categories WHERE parent_id = ?))',
+        params.categoryId,
+        params.categoryId,
+      ),
+    );
+  if (params.productTypeId) where.push(condition('g.product_type_id = ?', params.productTypeId));
   const sort = params.sort ?? { field: 'name', desc: false };
-  const expr = GROUP_SORTS[sort.field];
-  const op = sort.desc ? '<' : '>';
-  const dir = sort.desc ? 'DESC' : 'ASC';
-  const pageWhere = [...where];
-  const pageArgs = [...args];
-  if (cursor?.kind === 'keyset') {
-    pageWhere.push(`(${expr} ${op} ? OR (${expr} = ? AND g.id ${op} ?))`);
-    pageArgs.push(cursor.value, cursor.value, cursor.id);
-  }
-  const rows = stmt(
-    db,
-    `${GROUP_SELECT.replace('SELECT g.*', `SELECT ${expr} AS _sort, g.*`)}
-     ${pageWhere.length ? `WHERE ${pageWhere.join(' AND ')}` : ''} ORDER BY ${expr} ${dir}, g.id ${dir} LIMIT ?`,
-  ).all(...pageArgs, params.limit + 1) as Row[];
-  const offset = cursor?.kind === 'keyset' ? cursor.offset : 0;
-  const last = rows[params.limit - 1];
-  const next: Cursor | null =
-    rows.length > params.limit && last
-      ? {
-          kind: 'keyset',
-          value: last._sort as string | number,
-          id: String(last.id),
-          offset: offset + params.limit,
-        }
-      : null;
-  const groups = rows.slice(0, params.limit).map(toGroup);
+  const { rows, page } = readPage(db, {
+    from: GROUP_FROM,
+    columns: GROUP_COLUMNS,
+    id: 'g.id',
+    where,
+    order: {
+      kind: 'sort',
+      expr: sort.field === 'name' ? nameSortExpr(db, 'product_groups', 'g') : GROUP_SORTS[sort.field],
+      desc: sort.desc,
+    },
+    limit: params.limit,
+    cursor: params.cursor,
+  });
+  const groups = rows.map(toGroup);
   if (params.includeProducts) for (const g of groups) g.products = groupProducts(db, g.id, false);
-  return {
-    groups,
-    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
-  };
+  return { groups, page };
 }
 
 function groupProducts(db: Db, groupId: string, includeOffers: boolean) {

@@ -26,7 +26,18 @@ export {
   listGroups,
 } from './group-queries.js';
 export { editDistance, lookupModel } from './model-lookup.js';
+export { nameSortExpr, nameSortKey, writeNameKeys } from './name-keys.js';
 export { byOfferOrder, offersFor } from './offer-rows.js';
+export {
+  type Condition,
+  condition,
+  containsPattern,
+  InvalidCursorError,
+  type PageOrder,
+  type PageQuery,
+  readCursor,
+  readPage,
+} from './page.js';
 export {
   encodeSeries,
   fillDaily,
@@ -60,19 +71,17 @@ export {
   RELATIONSHIP_TYPES,
   type RelationshipType,
   relationshipsOf,
-  toGtin14,
   variantsOf,
 } from './product-extras.js';
 export {
   attachOffers,
   attachSignals,
   getProduct,
-  InvalidCursorError,
   listProducts,
-  modelKey,
   PRODUCT_SORTS,
   type ProductListParams,
   type ProductSortField,
+  productRowsByRowid,
 } from './product-queries.js';
 export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';

@@ -1,6 +1,7 @@
+import { modelKey } from '../identifiers/index.js';
 import type { ModelLookup, Product } from '../schemas/index.js';
+import { round2 } from '../util/index.js';
 import { type Db, stmt } from './database.js';
-import { modelKey } from './product-queries.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 
 interface ModelPattern {
@@ -189,5 +190,3 @@ export function lookupModel(db: Db, model: string, brandHint?: string): ModelLoo
     },
   };
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,8 +1,7 @@
 import type { PriceIntelligence, Signals } from '../schemas/index.js';
+import { round2 } from '../util/index.js';
 import { type Db, hasTable, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;

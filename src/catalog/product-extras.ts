@@ -1,3 +1,4 @@
+import { toGtin14 } from '../identifiers/index.js';
 import type {
   Attribute,
   BarcodeResult,
@@ -129,9 +130,6 @@ function seriesFallback(db: Db, productId: string): RelationshipItem[] {
   ).all(productId) as Record<string, unknown>[];
   return rows.map(toItem);
 }
-
-/** Left-pads any GTIN form (8, 12, 13, 14 digits) to the GTIN-14 the catalog stores. */
-export const toGtin14 = (gtin: string): string => gtin.padStart(14, '0');
 
 /** The id of the product a GTIN (any form) identifies, or null. */
 export function productIdByGtin(db: Db, gtin: string): string | null {

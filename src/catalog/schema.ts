@@ -2,6 +2,7 @@ import type { Migration } from './database.js';
 import { sql as catalogV1 } from './migrations/001-catalog.js';
 import { sql as readModelsV2 } from './migrations/002-read-models.js';
 import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
+import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
 
 export { offersByProductIndex } from './migrations/003-offer-reads.js';
 
@@ -10,5 +11,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 1, sql: catalogV1 },
   { version: 2, sql: readModelsV2 },
   { version: 3, sql: offerReadsV3 },
+  { version: 4, sql: nameKeysV4 },
 ];
-export const CATALOG_SCHEMA_VERSION = 3;
+export const CATALOG_SCHEMA_VERSION = 4;

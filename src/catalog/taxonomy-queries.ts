@@ -1,7 +1,9 @@
+import type { SpecDef } from '../content/index.js';
 import type { AttributeSchema, Category, ProductType } from '../schemas/index.js';
-import { type Cursor, decodeCursor, type PageInfo, pageInfo } from './cursor.js';
-import { type Db, stmt } from './database.js';
-import { InvalidCursorError } from './product-queries.js';
+import type { PageInfo } from './cursor.js';
+import { type Db, perConnection, stmt } from './database.js';
+import { nameSortExpr } from './name-keys.js';
+import { condition, containsPattern, readPage } from './page.js';
 
 type Row = Record<string, unknown>;
 
@@ -76,34 +78,17 @@ export function listProductTypes(
   db: Db,
   params: ProductTypeListParams,
 ): { types: ProductType[]; page: PageInfo } {
-  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
-  if (params.cursor && cursor?.kind !== 'keyset') throw new InvalidCursorError();
-  const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '%';
-  const total = (
-    stmt(
-      db,
-      "SELECT count(*) AS n FROM product_types WHERE name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\'",
-    ).get(like, like) as { n: number }
-  ).n;
-  const op = params.desc ? '<' : '>';
-  const dir = params.desc ? 'DESC' : 'ASC';
-  const keyset = cursor?.kind === 'keyset';
-  const rows = stmt(
-    db,
-    `SELECT * FROM product_types WHERE (name LIKE ? ESCAPE '\\' OR slug LIKE ? ESCAPE '\\')
-     ${keyset ? `AND (name ${op} ? OR (name = ? AND id ${op} ?))` : ''}
-     ORDER BY name ${dir}, id ${dir} LIMIT ?`,
-  ).all(
-    ...(keyset ? [like, like, cursor.value, cursor.value, cursor.id] : [like, like]),
-    params.limit + 1,
-  ) as Row[];
-  const offset = keyset ? cursor.offset : 0;
-  const last = rows[params.limit - 1];
-  const next: Cursor | null =
-    rows.length > params.limit && last
-      ? { kind: 'keyset', value: String(last.name), id: String(last.id), offset: offset + params.limit }
-      : null;
-  const types = rows.slice(0, params.limit).map(toProductType);
+  const like = params.q ? containsPattern(params.q) : null;
+  const { rows, page } = readPage(db, {
+    from: 'product_types pt',
+    columns: 'pt.*',
+    id: 'pt.id',
+    where: like ? [condition("(pt.name LIKE ? ESCAPE '\\' OR pt.slug LIKE ? ESCAPE '\\')", like, like)] : [],
+    order: { kind: 'sort', expr: nameSortExpr(db, 'product_types', 'pt'), desc: params.desc ?? false },
+    limit: params.limit,
+    cursor: params.cursor,
+  });
+  const types = rows.map(toProductType);
   if (params.knowledgeStats) {
     const stats = knowledgeStats(db);
     for (const t of types) {
@@ -113,10 +98,7 @@ export function listProductTypes(
       t.has_brand_overrides = s?.overrides ?? false;
     }
   }
-  return {
-    types,
-    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
-  };
+  return { types, page };
 }
 
 function knowledgeStats(db: Db): Map<string, { count: number; types: string[]; overrides: boolean }> {
@@ -153,14 +135,8 @@ export function productTypeBySlug(db: Db, slug: string): (ProductType & { schema
   };
 }
 
-export interface SpecDef {
-  key: string;
-  label?: string;
-  type?: string;
-  unit?: string | null;
-  values?: string[];
-  headline?: boolean;
-}
+/** A spec of a product type's attribute schema, as authored (content/schemas.ts is its one definition). */
+export type { SpecDef };
 
 /** The attribute schema of a product type (spec §2.15), from its authored taxonomy entry. */
 export function attributeSchema(db: Db, slug: string): AttributeSchema | null {
@@ -197,13 +173,15 @@ export function attributeSchema(db: Db, slug: string): AttributeSchema | null {
   };
 }
 
-const specCache = new WeakMap<Db, Map<string, SpecDef[]>>();
+const specCache = perConnection<Map<string, SpecDef[]>>();
 
 /** Spec definitions of every product type by type id (labels, units, headline flags), parsed once per snapshot. */
 export function typeSpecs(db: Db): Map<string, SpecDef[]> {
-  let map = specCache.get(db);
-  if (map) return map;
-  map = new Map();
+  return specCache(db, 'all', readTypeSpecs);
+}
+
+function readTypeSpecs(db: Db): Map<string, SpecDef[]> {
+  const map = new Map<string, SpecDef[]>();
   for (const row of stmt(db, 'SELECT id, schema_json FROM product_types').all() as {
     id: string;
     schema_json: string;
@@ -214,6 +192,5 @@ export function typeSpecs(db: Db): Map<string, SpecDef[]> {
       map.set(row.id, []);
     }
   }
-  specCache.set(db, map);
   return map;
 }

@@ -1,5 +1,5 @@
 import type { BrandDef, Content, ProductTypeDef, SpecDef } from '../content/index.js';
-import { gs1CheckDigit } from '../ingest/normalize/gtin.js';
+import { gs1CheckDigit } from '../identifiers/index.js';
 import type { Random } from './random.js';
 
 /** One real-world product of the demo catalog: what every retailer listing of it describes. */

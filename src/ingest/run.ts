@@ -8,6 +8,7 @@ import {
   offersByProductIndex,
   openWritable,
   publishSnapshot,
+  writeNameKeys,
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
@@ -211,6 +212,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
       // after the bulk load, so the index is packed (see catalog/migrations/003-offer-reads.ts)
       db.exec(offersByProductIndex);
+      writeNameKeys(db);
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });

@@ -1,12 +1,11 @@
 import type { Static } from 'typebox';
 import {
-  type Cursor,
+  condition,
+  containsPattern,
   type Db,
-  decodeCursor,
-  InvalidCursorError,
   type PageInfo,
-  pageInfo,
   perConnection,
+  readPage,
   stmt,
 } from '../catalog/index.js';
 import { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES } from '../content/index.js';
@@ -179,31 +178,31 @@ export function knowledgeByType(
   type: KnowledgeType,
   params: KnowledgeListParams,
 ): { entries: KnowledgeEntry[]; page: PageInfo } {
-  const cursor: Cursor | null = params.cursor ? decodeCursor(params.cursor) : null;
-  if (params.cursor && cursor?.kind !== 'offset') throw new InvalidCursorError();
-  const offset = cursor?.kind === 'offset' ? cursor.offset : 0;
-  const like = params.q ? `%${params.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = `WHERE k.type = ? AND (? IS NULL OR k.product_type_id = ?)
-     AND (? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR k.code = upper(?))`;
-  const args = [
-    type,
-    params.productTypeId ?? null,
-    params.productTypeId ?? null,
-    like,
-    like,
-    like,
-    params.q ?? null,
-  ];
-  const total = (
-    stmt(db, `SELECT count(*) AS n FROM knowledge_entries k ${where}`).get(...args) as { n: number }
-  ).n;
-  const rows = stmt(
-    db,
-    `SELECT k.*, t.id AS pt_id, t.name AS pt_name, t.slug AS pt_slug
-     FROM knowledge_entries k JOIN product_types t ON t.id = k.product_type_id ${where}
-     ORDER BY t.name, k.sort_order, k.key LIMIT ? OFFSET ?`,
-  ).all(...args, params.limit + 1, offset) as Row[];
-  const entries = rows.slice(0, params.limit).map(toEntry);
+  const like = params.q ? containsPattern(params.q) : null;
+  const { rows, page } = readPage(db, {
+    from: 'knowledge_entries k JOIN product_types t ON t.id = k.product_type_id',
+    columns: 'k.*, t.id AS pt_id, t.name AS pt_name, t.slug AS pt_slug',
+    id: 'k.id',
+    where: [
+      condition('k.type = ?', type),
+      condition(
+        '(? IS NULL OR k.product_type_id = ?)',
+        params.productTypeId ?? null,
+        params.productTypeId ?? null,
+      ),
+      condition(
+        "(? IS NULL OR k.title LIKE ? ESCAPE '\\' OR k.content LIKE ? ESCAPE '\\' OR k.code = upper(?))",
+        like,
+        like,
+        like,
+        params.q ?? null,
+      ),
+    ],
+    order: { kind: 'fixed', orderBy: 't.name, k.sort_order, k.key' },
+    limit: params.limit,
+    cursor: params.cursor,
+  });
+  const entries = rows.map(toEntry);
   if (params.brandId && entries.length) {
     const overrides = stmt(
       db,
@@ -211,12 +210,7 @@ export function knowledgeByType(
     ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId) as Row[];
     for (const e of entries) e.brand_overrides = overrides.filter((o) => o.entry_id === e.id).map(toOverride);
   }
-  const next: Cursor | null =
-    rows.length > params.limit ? { kind: 'offset', offset: offset + params.limit } : null;
-  return {
-    entries,
-    page: pageInfo({ total, limit: params.limit, offset, cursor: params.cursor ?? null, next }),
-  };
+  return { entries, page };
 }
 
 type KnowledgeMeta = NonNullable<ReturnType<typeof computeKnowledgeMeta>>;

@@ -42,7 +42,7 @@ export const ProductId = z
 export const money = (n: number | null | undefined): string =>
   n === null || n === undefined ? 'n/a' : `$${n.toFixed(2)}`;
 
-export const round2 = (n: number): number => Math.round(n * 100) / 100;
+export { round2 } from '../util/index.js';
 
 export const quotaOf = (r: ApiResult<unknown> | { quota: Quota }) => ({
   minute_remaining: r.quota.minuteRemaining,

@@ -167,6 +167,7 @@ export const ProductTypeKnowledge = Type.Object({
   product_type: Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() }),
   knowledge: Type.Array(KnowledgeEntry),
 });
+export type ProductTypeKnowledge = Static<typeof ProductTypeKnowledge>;
 
 /** Condensed product (spec §2.17, format=ai). */
 export const AiProduct = Type.Object({

@@ -1,19 +1,18 @@
 import {
   attachOffers,
   type Db,
-  decodeCursor,
+  InvalidCursorError,
   type PageInfo,
-  PRODUCT_SELECT,
-  type ProductRow,
   pageInfo,
-  stmt,
+  productRowsByRowid,
+  readCursor,
   toProduct,
 } from '../catalog/index.js';
 import type { Product } from '../schemas/index.js';
 import type { SearchEngine, SearchMode } from './engine.js';
 import { computeFacets, type FacetBucket } from './facets.js';
 import { compileFilters, type SearchFilters } from './filters.js';
-import { keywordPlan, keywordRanking, type Ranked } from './keyword.js';
+import { type Ranked, rankKeyword } from './keyword.js';
 import { productTable } from './product-table.js';
 import { type Interpretation, understand } from './understand.js';
 
@@ -47,12 +46,6 @@ export interface SearchResult {
     | null;
 }
 
-export class InvalidSearchCursorError extends Error {
-  constructor() {
-    super('cursor is not a value returned by a previous page');
-  }
-}
-
 /** Semantic results are the nearest products within the constraints, at most this many. */
 const SEMANTIC_DEPTH = 500;
 
@@ -71,10 +64,11 @@ export async function advancedSearch(
   const mode = request.mode ?? 'keyword';
   const limit = request.pagination?.limit ?? 20;
   let offset = request.pagination?.offset ?? 0;
-  if (request.pagination?.cursor) {
-    const c = decodeCursor(request.pagination.cursor);
-    if (c?.kind !== 'offset') throw new InvalidSearchCursorError();
-    offset = c.offset;
+  const cursor = readCursor(request.pagination?.cursor, 'pagination.cursor');
+  if (cursor) {
+    // search pages are cut by offset: a keyset cursor is some other list's
+    if (cursor.kind !== 'offset') throw new InvalidCursorError('pagination.cursor');
+    offset = cursor.offset;
   }
   const filters: SearchFilters = { ...(request.filters ?? {}) };
   const query = request.query?.trim() ?? '';
@@ -108,7 +102,7 @@ export async function advancedSearch(
       return all;
     }
     if (mode === 'keyword') {
-      const { ranked } = keywordRanking(db, keywordPlan(db, query), { limit: 1_000_000 });
+      const ranked = rankKeyword(db, query);
       return allow ? ranked.filter((r) => allow(r.rowid)) : ranked;
     }
     return engine.rank(db, query, mode, { limit: SEMANTIC_DEPTH, allow });
@@ -176,7 +170,7 @@ function sortRanked(
   const dir = order === 'desc' ? -1 : 1;
   const key = (rowid: number): string | number => {
     const r = t.rowOf.get(rowid)!;
-    if (field === 'name') return t.name[r]!.toLowerCase();
+    if (field === 'name') return t.name[r]!;
     if (field === 'price') return Number.isNaN(t.price[r]!) ? Number.POSITIVE_INFINITY * dir : t.price[r]!;
     if (field === 'quality_score') return t.quality[r]!;
     return field === 'created_at' ? t.created[r]! : t.updated[r]!;
@@ -191,23 +185,15 @@ function sortRanked(
 
 /** The products of a page, in the page's order, with `_score` when a query ranked them. */
 export function fetchProducts(db: Db, page: Ranked[], withScore: boolean): Product[] {
-  if (page.length === 0) return [];
-  const rows = stmt(db, `${PRODUCT_SELECT} WHERE p.rowid IN (SELECT value FROM json_each(?))`).all(
-    JSON.stringify(page.map((r) => r.rowid)),
-  ) as (ProductRow & { rowid?: number })[];
-  const byRowid = new Map<number, ProductRow>();
-  const ids = stmt(db, 'SELECT rowid, id FROM products WHERE rowid IN (SELECT value FROM json_each(?))')
-    .raw()
-    .all(JSON.stringify(page.map((r) => r.rowid))) as [number, string][];
-  const rowById = new Map(rows.map((r) => [String(r.id), r]));
-  for (const [rowid, id] of ids) byRowid.set(rowid, rowById.get(id)!);
-  return page
-    .filter((r) => byRowid.has(r.rowid))
-    .map((r) => {
-      const p = toProduct(byRowid.get(r.rowid)!);
-      if (withScore) p._score = Math.round(r.score * 10000) / 10000;
-      return p;
-    });
+  const rows = productRowsByRowid(
+    db,
+    page.map((r) => r.rowid),
+  );
+  return rows.map((row, i) => {
+    const p = toProduct(row);
+    if (withScore) p._score = Math.round((page[i] as Ranked).score * 10000) / 10000;
+    return p;
+  });
 }
 
 /** The body of POST /v2/products/semantic-search (DESIGN.md §4). */

@@ -1,4 +1,5 @@
 import type { Db } from '../catalog/index.js';
+import { modelKey } from '../identifiers/index.js';
 import { embeddingTerms, embedTerms, type TermModelOptions, trainTermModel } from './embeddings/builtin.js';
 import { words } from './text.js';
 import { toBlob } from './vector-blob.js';
@@ -18,11 +19,17 @@ export const PRODUCT_TEXT_SQL = `SELECT p.rowid AS rowid, p.name || ' ' || COALE
  * runs inside ingest's transaction.
  */
 export function buildSearchIndex(db: Db): void {
+  // model numbers and MPNs are indexed as written and by their key (no case, no separators),
+  // so that SHPK-52Z95N-PR, shpk 52z95npr and SHPK52Z95NPR all find the product
+  db.function('shelf_model_key', { deterministic: true }, (v: unknown) =>
+    typeof v === 'string' ? modelKey(v).toLowerCase() : '',
+  );
   db.exec(`
     INSERT INTO products_fts (rowid, name, brand, product_type, model, specs, description)
     SELECT p.rowid, p.name, COALESCE(b.name, ''),
            COALESCE(t.name, '') || ' ' || COALESCE((SELECT group_concat(value, ' ') FROM json_each(json_extract(t.schema_json, '$.synonyms'))), ''),
            trim(COALESCE(p.model_number, '') || ' ' || COALESCE(p.mpn, '') || ' ' ||
+                shelf_model_key(p.model_number) || ' ' || shelf_model_key(p.mpn) || ' ' ||
                 COALESCE((SELECT group_concat(g.gtin14, ' ') FROM product_gtins g WHERE g.product_id = p.id), '')),
            COALESCE((SELECT group_concat(value, ' ') FROM json_each(p.specifications_json)), ''),
            COALESCE(p.description, '')

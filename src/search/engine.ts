@@ -2,7 +2,7 @@ import type { Db } from '../catalog/index.js';
 import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
-import { keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
+import { EXACT_SCORE, keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
 import { vectorsOf } from './snapshot-state.js';
 import { reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
 
@@ -46,7 +46,7 @@ export interface SearchEngineOptions {
 
 /**
  * Weight of the vector ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
- * relevance harness's average over all queries (see docs/api.md), not per query: the built-in
+ * relevance harness's average over all queries (see docs/architecture.md), not per query: the built-in
  * vectors are a weaker ranking than BM25 on their own, so their votes count less; giving them
  * a full vote only where few products match every word was measured and was worse.
  */
@@ -138,7 +138,17 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
           ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
           : keyword(db, text, depth, allow);
       const vec = await semantic(db, text, mode === 'semantic' ? limit : depth, allow, kw.feedback);
-      if (mode === 'semantic') return vec;
+      if (mode === 'semantic') {
+        // a query that is a model number or GTIN names its products: they come first
+        const named = kw.ranked.filter((r) => r.score >= EXACT_SCORE);
+        if (named.length === 0) return vec;
+        const ids = new Set(named.map((r) => r.rowid));
+        const top = vec[0]?.score ?? 1;
+        return [
+          ...named.map((r) => ({ rowid: r.rowid, score: top })),
+          ...vec.filter((r) => !ids.has(r.rowid)),
+        ].slice(0, limit);
+      }
       return reciprocalRankFusion([kw.ranked, vec], 60, weightsFor(kw)).slice(0, limit);
     },
     async evaluate(db, text, { limit, candidates }) {

@@ -1,7 +1,6 @@
 export {
   type AdvancedSearchRequest,
   advancedSearch,
-  InvalidSearchCursorError,
   SEARCH_SORT_FIELDS,
   type SearchResult,
   type SemanticSearchRequest,
@@ -28,6 +27,7 @@ export {
   keywordPlan,
   keywordRanking,
   type Ranked,
+  rankKeyword,
 } from './keyword.js';
 export { Vocabulary } from './typo.js';
 export { type Interpretation, type SpecConstraint, understand } from './understand.js';

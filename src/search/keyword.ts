@@ -1,4 +1,5 @@
-import { type Db, modelKey, stmt } from '../catalog/index.js';
+import { type Db, stmt } from '../catalog/index.js';
+import { looksLikeModelCode, modelKey, toGtin14 } from '../identifiers/index.js';
 import { vocabularyOf } from './snapshot-state.js';
 import { words } from './text.js';
 import { typeNamedBy } from './understand.js';
@@ -29,23 +30,48 @@ export interface KeywordPlan {
  */
 export function keywordPlan(db: Db, text: string, options: { prefixLast?: boolean } = {}): KeywordPlan {
   const { prefixLast = true } = options;
-  const list = words(text).slice(0, MAX_WORDS);
   const corrections: Record<string, string[]> = {};
-  if (list.length === 0) return { all: null, any: null, corrections, exact: [] };
+  const chunks = text.split(/\s+/).filter((c) => words(c).length > 0);
+  const total = Math.min(
+    MAX_WORDS,
+    chunks.reduce((n, c) => n + words(c).length, 0),
+  );
+  if (total === 0) return { all: null, any: null, corrections, exact: [] };
   const vocabulary = vocabularyOf(db);
-  const groups = list.map((w, i) => {
+  let seen = 0;
+  const wordGroup = (w: string) => {
+    const last = ++seen === total;
     const alternatives = [`"${w}"`];
-    if (prefixLast && i === list.length - 1 && w.length >= 2) alternatives.push(`"${w}"*`);
+    if (prefixLast && last && w.length >= 2) alternatives.push(`"${w}"*`);
     const fixes = vocabulary.corrections(w);
     if (fixes.length > 0) {
       corrections[w] = fixes;
       for (const f of fixes) alternatives.push(`"${f}"`);
     }
-    if (/^\d{8,13}$/.test(w)) alternatives.push(`"${w.padStart(14, '0')}"`);
+    if (/^\d{8,13}$/.test(w)) alternatives.push(`"${toGtin14(w)}"`);
     return alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`;
-  });
+  };
+  const groups: string[] = [];
+  for (const chunk of chunks) {
+    const list = words(chunk).slice(0, total - seen);
+    if (list.length === 0) break;
+    const inner = list.map(wordGroup);
+    // a model code written with separators (SHPK-52Z95N-PR) also matches the code's key,
+    // as a prefix, in the index's model column: the key ignores case and separators
+    groups.push(
+      list.length > 1 && looksLikeModelCode(chunk)
+        ? `((${inner.join(' AND ')}) OR model:"${modelKey(chunk).toLowerCase()}"*)`
+        : inner.length === 1
+          ? inner[0]!
+          : inner.join(' AND '),
+    );
+  }
+  let all = groups.join(' AND ');
+  // a code split by spaces (SHPK 52Z95NPR): the whole query's key as well
+  if (chunks.length > 1 && chunks.length <= 3 && looksLikeModelCode(text))
+    all = `(${all}) OR model:"${modelKey(text).toLowerCase()}"*`;
   return {
-    all: groups.join(' AND '),
+    all,
     any: groups.length > 1 ? groups.join(' OR ') : null,
     corrections,
     exact: exactMatches(db, text),
@@ -60,17 +86,30 @@ export function exactMatches(db: Db, text: string): number[] {
   const found = new Set<number>(
     stmt(db, 'SELECT rowid FROM products WHERE model_key = ? LIMIT 20').pluck().all(key) as number[],
   );
+  // no model is exactly the code: the models it begins (SHPK52Z95N → SHPK52Z95NPR, its color
+  // editions), when it is long enough to name one model family
+  if (found.size === 0 && key.length >= 6 && looksLikeModelCode(key))
+    for (const r of stmt(
+      db,
+      "SELECT rowid FROM products WHERE model_key > ? AND model_key < ? || '[' ORDER BY length(model_key), model_key LIMIT 20",
+    )
+      .pluck()
+      .all(key, key) as number[])
+      found.add(r);
   if (/^\d{8,14}$/.test(key)) {
     for (const r of stmt(
       db,
       'SELECT p.rowid FROM product_gtins g JOIN products p ON p.id = g.product_id WHERE g.gtin14 = ? LIMIT 20',
     )
       .pluck()
-      .all(key.padStart(14, '0')) as number[])
+      .all(toGtin14(key)) as number[])
       found.add(r);
   }
   return [...found];
 }
+
+/** The score of a product whose model number, MPN or GTIN is the query: above any BM25 score. */
+export const EXACT_SCORE = 1000;
 
 export interface Ranked {
   rowid: number;
@@ -95,7 +134,7 @@ export function keywordRanking(
     seen.add(rowid);
     ranked.push({ rowid, score });
   };
-  for (const r of plan.exact) push(r, 1000);
+  for (const r of plan.exact) push(r, EXACT_SCORE);
   const query = (expr: string) =>
     stmt(
       db,
@@ -131,6 +170,16 @@ export function keywordRanking(
   return { ranked, relaxed, strict };
 }
 
+/**
+ * The keyword search of the API, GET /v2/products?q= and POST search in keyword mode alike:
+ * every product that matches every query word (or is the exact model/GTIN), best first. No
+ * fallback to products with only some of the words, so the count of the list is the number
+ * of products that match the query.
+ */
+export function rankKeyword(db: Db, text: string): Ranked[] {
+  return keywordRanking(db, keywordPlan(db, text), { limit: Number.MAX_SAFE_INTEGER, relax: false }).ranked;
+}
+
 /** BM25 scores of the given products only (reranking a known candidate set). */
 export function keywordScores(db: Db, plan: KeywordPlan, rowids: number[]): Map<number, number> {
   const scores = new Map<number, number>();
@@ -143,6 +192,6 @@ export function keywordScores(db: Db, plan: KeywordPlan, rowids: number[]): Map<
     .raw()
     .all(expr, JSON.stringify(rowids)) as [number, number][];
   for (const [r, s] of rows) scores.set(r, s);
-  for (const r of plan.exact) if (rowids.includes(r)) scores.set(r, 1000);
+  for (const r of plan.exact) if (rowids.includes(r)) scores.set(r, EXACT_SCORE);
   return scores;
 }

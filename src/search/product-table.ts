@@ -1,4 +1,4 @@
-import { type Db, perConnection, stmt } from '../catalog/index.js';
+import { type Db, nameSortKey, perConnection, stmt } from '../catalog/index.js';
 
 /**
  * The columns filters, facets and sorting need, for every product of a snapshot, held in
@@ -17,6 +17,7 @@ export interface ProductTable {
   inStock: Uint8Array;
   tier: Uint8Array;
   retailers: string[][];
+  /** name sort key (catalog nameSortKey) */
   name: string[];
   quality: Float64Array;
   created: string[];
@@ -86,7 +87,7 @@ export function productTable(db: Db): ProductTable {
     t!.type[i] = r[4];
     t!.price[i] = r[5] ?? Number.NaN;
     t!.tier[i] = r[6];
-    t!.name[i] = r[7];
+    t!.name[i] = nameSortKey(r[7]);
     t!.quality[i] = r[8];
     t!.created[i] = r[9];
     t!.updated[i] = r[10];

@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../errors.js';
+import { InvalidCursorError } from '../../catalog/index.js';
+import { AppError, invalidParam } from '../errors.js';
 import { API_VERSION, meta, newRequestId } from './envelope.js';
 
 interface ValidationIssue {
@@ -29,6 +30,7 @@ function validationDetails(issues: ValidationIssue[], context: string | undefine
 /** Converts any thrown error to an AppError; 5xx texts are never shown to clients. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof InvalidCursorError) return invalidParam(error.field, error.message);
   const e = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (e?.validation) {
     const details = validationDetails(e.validation, e.validationContext);

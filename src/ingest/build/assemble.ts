@@ -1,3 +1,5 @@
+import { modelKey } from '../../identifiers/index.js';
+import { mostCommon } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
 import type { SpecValue } from '../normalize/spec-value.js';
@@ -34,18 +36,7 @@ export interface AssembledProduct {
   resolverConfidence: number;
 }
 
-const majority = <T>(values: (T | null | undefined)[]): T | null => {
-  const counts = new Map<T, number>();
-  for (const v of values) if (v !== null && v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: T | null = null;
-  let bestCount = 0;
-  for (const [v, c] of counts)
-    if (c > bestCount) {
-      best = v;
-      bestCount = c;
-    }
-  return best;
-};
+const majority = mostCommon;
 
 const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
@@ -201,10 +192,9 @@ export function assembleProduct(
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
   const merged = mergeSpecs(listings, type?.def ?? null);
   const mpn = majority(listings.map((l) => l.mpn));
-  const modelKeyOf = (m: string) => m.toUpperCase().replace(/[^A-Z0-9]/g, '');
   // show the model number as a feed wrote it when it is the resolver's model
   const modelNumber =
-    mpn && resolved.modelNumber && modelKeyOf(mpn) === resolved.modelNumber
+    mpn && resolved.modelNumber && modelKey(mpn) === resolved.modelNumber
       ? mpn
       : (resolved.modelNumber ?? mpn);
   const seriesName = majority(listings.map((l) => seriesFromTitle(l.title)));

@@ -1,10 +1,10 @@
+import { modelKey } from '../../identifiers/index.js';
+import { DisjointSets } from '../../util/index.js';
 import type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup } from '../resolve/index.js';
 
 export type { ResolvedProduct, ResolveRecord, ResolveResult, VariantGroup };
 /** The contract between the pipeline and entity resolution: listings in, products and groups out. */
 export type Resolver = (records: ResolveRecord[]) => ResolveResult;
-
-const modelKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
  * Baseline resolver: listings sharing a GTIN are one product, then listings sharing brand and
@@ -12,14 +12,8 @@ const modelKey = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
  * item_group_id within a retailer.
  */
 export const resolveByIdentifiers: Resolver = (records) => {
-  const parent = records.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]!]!;
-      i = parent[i]!;
-    }
-    return i;
-  };
+  const sets = new DisjointSets(records.length);
+  const find = (i: number) => sets.find(i);
   const sources = records.map((r) => new Set([r.source]));
   const union = (a: number, b: number, sameItem: boolean) => {
     const ra = find(a);
@@ -27,7 +21,7 @@ export const resolveByIdentifiers: Resolver = (records) => {
     if (ra === rb) return;
     const overlap = [...sources[rb]!].some((s) => sources[ra]!.has(s));
     if (overlap && !sameItem) return;
-    parent[rb] = ra;
+    sets.union(rb, ra);
     for (const s of sources[rb]!) sources[ra]!.add(s);
   };
   const byGtin = new Map<string, number>();

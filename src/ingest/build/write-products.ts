@@ -1,12 +1,12 @@
 import type { Db } from '../../catalog/index.js';
+import { modelKey } from '../../identifiers/index.js';
+import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
 import type { VariantGroup } from './resolver.js';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
 export function writeProducts(
@@ -69,7 +69,7 @@ export function writeProducts(
         ? Math.min(...prices)
         : null;
     const quality = scoreQuality(p, p.type ? ctx.typesWithKnowledge.has(p.type.slug) : false);
-    const modelKey = p.modelNumber ? p.modelNumber.toUpperCase().replace(/[^A-Z0-9]/g, '') : null;
+    const key = p.modelNumber ? modelKey(p.modelNumber) : null;
 
     insertProduct.run(
       p.id,
@@ -79,7 +79,7 @@ export function writeProducts(
       p.gtin,
       p.mpn,
       p.modelNumber,
-      modelKey || null,
+      key || null,
       p.brand?.id ?? null,
       p.type?.categoryId ?? null,
       p.type?.id ?? null,

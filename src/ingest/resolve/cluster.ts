@@ -1,3 +1,4 @@
+import { DisjointSets } from '../../util/index.js';
 /**
  * Turning scored pairs into products. Listings known to be the same item (shared GTIN;
  * within one source, the same brand and exact model number) are merged first. Then
@@ -22,23 +23,6 @@ export interface Edge {
 export interface Clustering {
   clusters: number[][];
   confidence: number[];
-}
-
-class DisjointSets {
-  readonly parent: Int32Array;
-  constructor(n: number) {
-    this.parent = Int32Array.from({ length: n }, (_, i) => i);
-  }
-  find(x: number): number {
-    let root = x;
-    while (this.parent[root] !== root) root = this.parent[root]!;
-    while (this.parent[x] !== root) {
-      const next = this.parent[x]!;
-      this.parent[x] = root;
-      x = next;
-    }
-    return root;
-  }
 }
 
 /**

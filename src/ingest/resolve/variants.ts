@@ -1,3 +1,4 @@
+import { DisjointSets } from '../../util/index.js';
 /**
  * Variant groups: products that are the color, size, region or configuration variants of
  * one model. Two signals link them: a retailer's own item group id (within that retailer),
@@ -44,18 +45,12 @@ export function variantGroups(
   records: readonly ResolveRecord[],
   products: readonly ProductForGrouping[],
 ): VariantGroup[] {
-  const parent = products.map((_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
+  const sets = new DisjointSets(products.length);
+  const find = (x: number) => sets.find(x);
   const link = (byKey: Map<string, number>, key: string, product: number) => {
     const other = byKey.get(key);
     if (other === undefined) byKey.set(key, product);
-    else parent[find(product)] = find(other);
+    else sets.union(product, other);
   };
 
   const byItemGroup = new Map<string, number>();
@@ -74,7 +69,7 @@ export function variantGroups(
   // listings resolution kept apart); a base links products only when their models differ.
   for (const indexes of byBase.values()) {
     if (new Set(indexes.map((i) => products[i]!.modelNumber)).size < 2) continue;
-    for (const i of indexes.slice(1)) parent[find(i)] = find(indexes[0]!);
+    for (const i of indexes.slice(1)) sets.union(i, indexes[0]!);
   }
 
   const byRoot = new Map<number, number[]>();

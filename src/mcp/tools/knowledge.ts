@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelKey } from '../../identifiers/index.js';
 import type { Product } from '../../schemas/index.js';
 import type { ApiResult } from '../rest-client.js';
 import {
@@ -89,7 +90,7 @@ const EntryOut = z.object({
   source: z.string().nullable(),
 });
 
-const normCode = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
+const normCode = modelKey;
 
 async function knowledgeOf(ctx: ToolContext, slug: string, query: Record<string, string | undefined>) {
   return ctx.client.get<KnowledgeResponse>(`v2/product-types/${encodeURIComponent(slug)}/knowledge`, query);

@@ -2,7 +2,12 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Db } from '../../catalog/index.js';
 import { PRODUCT_TEXT_SQL } from '../build-index.js';
 import type { VectorMatrix } from '../snapshot-state.js';
-import type { HttpEmbeddings } from './http-provider.js';
+
+/** The slice of the HTTP client this file needs (kept narrow so the two files do not import each other). */
+interface TextEmbedder {
+  readonly model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
 
 const BATCH = 64;
 const loaded = new WeakMap<Db, VectorMatrix>();
@@ -20,7 +25,7 @@ export const sidecarPath = (db: Db, model: string): string =>
  */
 export function httpCatalogVectors(
   db: Db,
-  client: HttpEmbeddings,
+  client: TextEmbedder,
   onError?: (e: unknown) => void,
 ): VectorMatrix | null {
   const cached = loaded.get(db);
@@ -43,7 +48,7 @@ export function httpCatalogVectors(
 /** Embeds every product of a snapshot with an HTTP model and writes the sidecar file. */
 export async function embedCatalog(
   db: Db,
-  client: HttpEmbeddings,
+  client: TextEmbedder,
   path = sidecarPath(db, client.model),
 ): Promise<void> {
   const rows = db.prepare(`${PRODUCT_TEXT_SQL} ORDER BY p.rowid`).all() as { rowid: number; text: string }[];

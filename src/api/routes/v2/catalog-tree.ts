@@ -4,7 +4,6 @@ import {
   attributeSchema,
   type GroupSortField,
   getGroup,
-  InvalidCursorError,
   listCategories,
   listGroups,
   listProductTypes,
@@ -22,15 +21,6 @@ import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
 import { errorResponses, FormatParam, formatProducts, sendFormatted } from './shared.js';
-
-const cursorErrors = <T>(fn: () => T): T => {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
-    throw error;
-  }
-};
 
 /** Product groups, categories, product types and attribute schemas (spec §4.11–4.13, 4.17–4.18). */
 export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -63,20 +53,18 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const db = app.catalog().db;
       const format = q.format ?? 'json';
-      const { groups, page } = cursorErrors(() =>
-        listGroups(db, {
-          q: q.q,
-          brandId: q.brand_id,
-          categoryId: q.category_id,
-          productTypeId: q.product_type_id,
-          limit: q.limit,
-          cursor: q.cursor,
-          sort: q.sort
-            ? { field: q.sort.replace(/^-/, '') as GroupSortField, desc: q.sort.startsWith('-') }
-            : undefined,
-          includeProducts: flag(q.include_products),
-        }),
-      );
+      const { groups, page } = listGroups(db, {
+        q: q.q,
+        brandId: q.brand_id,
+        categoryId: q.category_id,
+        productTypeId: q.product_type_id,
+        limit: q.limit,
+        cursor: q.cursor,
+        sort: q.sort
+          ? { field: q.sort.replace(/^-/, '') as GroupSortField, desc: q.sort.startsWith('-') }
+          : undefined,
+        includeProducts: flag(q.include_products),
+      });
       if (format === 'json') return okPage(request, groups, page);
       const data = groups.map((g) => ({
         ...g,
@@ -172,15 +160,13 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      const { types, page } = cursorErrors(() =>
-        listProductTypes(app.catalog().db, {
-          q: q.q,
-          limit: q.limit,
-          cursor: q.cursor,
-          desc: q.sort === '-name',
-          knowledgeStats: q.include?.split(',').includes('knowledge_stats'),
-        }),
-      );
+      const { types, page } = listProductTypes(app.catalog().db, {
+        q: q.q,
+        limit: q.limit,
+        cursor: q.cursor,
+        desc: q.sort === '-name',
+        knowledgeStats: q.include?.split(',').includes('knowledge_stats'),
+      });
       return okPage(request, types, page);
     },
   );

@@ -1,12 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  getBrand,
-  getRetailer,
-  InvalidCursorError,
-  listBrands,
-  listRetailers,
-} from '../../../catalog/index.js';
+import { getBrand, getRetailer, listBrands, listRetailers } from '../../../catalog/index.js';
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
@@ -43,20 +37,15 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      try {
-        const { brands, page } = listBrands(app.catalog().db, {
-          q: q.q,
-          categoryId: q.category_id,
-          includeProfile: q.include?.split(',').includes('profile'),
-          limit: q.limit,
-          cursor: q.cursor,
-          desc: q.sort === '-name',
-        });
-        return okPage(request, brands, page);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
-        throw error;
-      }
+      const { brands, page } = listBrands(app.catalog().db, {
+        q: q.q,
+        categoryId: q.category_id,
+        includeProfile: q.include?.split(',').includes('profile'),
+        limit: q.limit,
+        cursor: q.cursor,
+        desc: q.sort === '-name',
+      });
+      return okPage(request, brands, page);
     },
   );
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { InvalidCursorError } from '../../../catalog/index.js';
 import {
   findBrand,
   findProductType,
@@ -118,19 +117,14 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (q.product_type && !productType) throw notFound('product type', q.product_type);
       const brand = q.brand ? findBrand(db, q.brand) : null;
       if (q.brand && !brand) throw notFound('brand', q.brand);
-      try {
-        const { entries, page } = knowledgeByType(db, request.params.type, {
-          q: q.q,
-          productTypeId: productType?.id,
-          brandId: brand?.id,
-          limit: q.limit,
-          cursor: q.cursor,
-        });
-        return okPage(request, entries, page);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
-        throw error;
-      }
+      const { entries, page } = knowledgeByType(db, request.params.type, {
+        q: q.q,
+        productTypeId: productType?.id,
+        brandId: brand?.id,
+        limit: q.limit,
+        cursor: q.cursor,
+      });
+      return okPage(request, entries, page);
     },
   );
 };

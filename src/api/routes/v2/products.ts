@@ -6,7 +6,6 @@ import {
   attributesOf,
   type Db,
   getProduct,
-  InvalidCursorError,
   listProducts,
   type ProductSortField,
   productDocument,
@@ -15,6 +14,7 @@ import {
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
+import { rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
@@ -116,35 +116,33 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? { field: q.sort.replace(/^-/, '') as ProductSortField, desc: q.sort.startsWith('-') }
         : undefined;
       const db = app.catalog().db;
-      try {
-        const plain = q.format === undefined || q.format === 'json';
-        const { products, documents, page } = listProducts(db, {
-          documents: plain,
-          q: q.q,
-          limit: q.limit,
-          cursor: q.cursor,
-          sort,
-          brandId: q.brand_id,
-          categoryId: q.category_id,
-          productTypeId: q.product_type_id,
-          productGroupId: q.product_group_id,
-          modelNumber: q.model_number,
-          minPrice: q.min_price,
-          maxPrice: q.max_price,
-          includeLegacy: flag(q.include_legacy),
-          dataTiers: q.data_tier?.split(',').map(Number),
-          includeOffers: flag(q.include_offers),
-          includeSignals: flag(q.include_signals),
-          groupVariants: flag(q.group_variants),
-        });
-        if (documents) return sendSerialized(reply, okPageSerialized(request, documents, page));
-        if (q.format && q.format !== 'json')
-          return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
-        return okPage(request, products, page);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw invalidParam('cursor', error.message);
-        throw error;
-      }
+      const plain = q.format === undefined || q.format === 'json';
+      // search/ ranks the query's matches (the same ranking as POST search in keyword
+      // mode); the catalog filters, sorts and pages them
+      const ranked = q.q?.trim() ? rankKeyword(db, q.q).map((r) => r.rowid) : undefined;
+      const { products, documents, page } = listProducts(db, {
+        documents: plain,
+        ranked,
+        limit: q.limit,
+        cursor: q.cursor,
+        sort,
+        brandId: q.brand_id,
+        categoryId: q.category_id,
+        productTypeId: q.product_type_id,
+        productGroupId: q.product_group_id,
+        modelNumber: q.model_number,
+        minPrice: q.min_price,
+        maxPrice: q.max_price,
+        includeLegacy: flag(q.include_legacy),
+        dataTiers: q.data_tier?.split(',').map(Number),
+        includeOffers: flag(q.include_offers),
+        includeSignals: flag(q.include_signals),
+        groupVariants: flag(q.group_variants),
+      });
+      if (documents) return sendSerialized(reply, okPageSerialized(request, documents, page));
+      if (q.format && q.format !== 'json')
+        return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
+      return okPage(request, products, page);
     },
   );
 

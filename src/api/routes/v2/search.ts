@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { loadConfig } from '../../../config.js';
 import { ErrorEnvelope } from '../../../schemas/index.js';
 import {
   advancedSearch,
-  createSearchEngine,
-  InvalidSearchCursorError,
-  providerFromConfig,
   type SearchEngine,
   type SearchResult,
   semanticSearch,
@@ -17,13 +13,13 @@ import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../sc
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope };
 
 export interface SearchRoutesOptions {
-  /** default: the provider chosen by SHELF_EMBEDDINGS_* settings (built-in when unset) */
-  engine?: SearchEngine;
+  /** the search engine of the app (buildApp's `search` option) */
+  engine: SearchEngine;
 }
 
 /** POST /v2/products/search (advanced, faceted) and POST /v2/products/semantic-search. */
 export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = async (app, options) => {
-  const engine = options.engine ?? createSearchEngine({ provider: providerFromConfig(loadConfig()) });
+  const { engine } = options;
 
   const reply = (request: Parameters<typeof meta>[0], result: SearchResult) => {
     if (result.interpretation) request.metaExtras.interpretation = result.interpretation;
@@ -53,12 +49,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         throw invalidParam('filters.price', 'min must not be greater than max');
       if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
         throw invalidParam('pagination', 'give offset or cursor, not both');
-      try {
-        return reply(request, await advancedSearch(app.catalog().db, engine, body));
-      } catch (error) {
-        if (error instanceof InvalidSearchCursorError) throw invalidParam('pagination.cursor', error.message);
-        throw error;
-      }
+      return reply(request, await advancedSearch(app.catalog().db, engine, body));
     },
   );
 

@@ -25,7 +25,7 @@ export function parseGtin(raw: string): GtinResult {
   const check = gs1CheckDigit(digits.slice(0, -1));
   if (check !== Number(digits.at(-1)))
     return { ok: false, reason: `GTIN check digit is wrong (expected ${check})` };
-  return { ok: true, gtin14: digits.padStart(14, '0') };
+  return { ok: true, gtin14: toGtin14(digits) };
 }
 
 /** Every form a GTIN-14 can be written in (14, 13, 12 and 8 digits where the padding allows). */
@@ -37,3 +37,6 @@ export function gtinForms(gtin14: string): string[] {
   }
   return forms;
 }
+
+/** The GTIN-14 form of 8 to 14 digits (left-padded with zeros): the form the catalog stores. */
+export const toGtin14 = (digits: string): string => digits.padStart(14, '0');
