@@ -4,12 +4,10 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { countTokens } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore } from '../src/access/index.js';
-import { buildApp } from '../src/api/index.js';
-import { CatalogProvider } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { generateDemo } from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
+import { type InjectedApp, injectedApp } from './helpers/injected-app.js';
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -26,8 +24,7 @@ const median = (xs: number[]) => {
 describe('format=ai on demo products', () => {
   let dataDir: string;
   let app: FastifyInstance;
-  let provider: CatalogProvider;
-  let keys: KeyStore;
+  let served: InjectedApp;
   let key: string;
   let ids: string[];
 
@@ -38,20 +35,13 @@ describe('format=ai on demo products', () => {
     const demo = await generateDemo({ outDir: join(dataDir, 'feeds'), content, products: 600 });
     // three retailers' feeds keep the test quick and still give a product of every kind
     await runIngest({ dataDir, feeds: demo.feeds.slice(0, 3), content });
-    keys = new KeyStore(dataDir);
-    key = keys.create({ plan: 'pro', type: 'secret', env: 'live' }).key;
-    provider = new CatalogProvider({ dataDir });
-    provider.refresh();
-    app = await buildApp({ catalog: provider, keys });
-    const db = provider.current?.db;
-    if (!db) throw new Error('the demo catalog was not published');
-    const rows = db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY id LIMIT 80').all();
+    served = await injectedApp(dataDir);
+    ({ app, key } = served);
+    const rows = served.db.prepare('SELECT id FROM products WHERE data_tier < 3 ORDER BY id LIMIT 80').all();
     ids = (rows as { id: string }[]).map((r) => r.id);
   }, 300_000);
   afterAll(async () => {
-    await app?.close();
-    provider?.close();
-    keys?.close();
+    await served?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

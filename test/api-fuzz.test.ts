@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore } from '../src/access/index.js';
-import { buildApp } from '../src/api/index.js';
-import { CatalogProvider } from '../src/catalog/index.js';
 import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { type InjectedApp, injectedApp } from './helpers/injected-app.js';
 
 /** Every route template of spec §4.1–4.20; `{}` is replaced by a generated path segment. */
 const ROUTES = [
@@ -70,19 +68,15 @@ const PARAMS = [
 describe('no input gives a 5xx, a hang or a broken envelope', () => {
   let catalog: FixtureCatalog;
   let app: FastifyInstance;
-  let provider: CatalogProvider;
-  let keys: KeyStore;
+  let served: InjectedApp;
   let key: string;
   let known: string[];
 
   beforeAll(async () => {
     catalog = await fixtureCatalog();
-    keys = new KeyStore(catalog.dataDir);
-    key = keys.create({ plan: 'pro', type: 'secret', env: 'live' }).key;
-    provider = new CatalogProvider({ dataDir: catalog.dataDir });
-    provider.refresh();
-    app = await buildApp({ catalog: provider, keys });
-    const db = provider.current?.db;
+    served = await injectedApp(catalog.dataDir);
+    ({ app, key } = served);
+    const db = served.db;
     known = [
       ...(
         (db?.prepare('SELECT id FROM products UNION ALL SELECT id FROM product_groups').all() ?? []) as {
@@ -98,9 +92,7 @@ describe('no input gives a 5xx, a hang or a broken envelope', () => {
     ];
   });
   afterAll(async () => {
-    await app?.close();
-    provider?.close();
-    keys?.close();
+    await served?.close();
     catalog?.cleanup();
   });
 

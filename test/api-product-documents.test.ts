@@ -8,11 +8,9 @@ import { KeyStore } from '../src/access/index.js';
 import { buildApp, type RunningServer, startServer } from '../src/api/index.js';
 import { CatalogProvider, currentSnapshotPath } from '../src/catalog/index.js';
 import { loadConfig } from '../src/config.js';
-import { loadContent } from '../src/content/index.js';
-import { generateDemo } from '../src/demo/index.js';
-import { runIngest } from '../src/ingest/index.js';
 import type { Product } from '../src/schemas/index.js';
 import { expectOk } from './helpers/assertions.js';
+import { ingestDemo } from './helpers/demo-catalog.js';
 import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
 
@@ -112,23 +110,15 @@ describe('read models of a demo catalog', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'shelf-docs-'));
-    const content = loadContent();
-    const demo = await generateDemo({
-      outDir: join(root, 'feeds'),
-      content,
+    const dataDir = join(root, 'current');
+    await ingestDemo({
+      feedsDir: join(root, 'feeds'),
+      dataDir,
       // enough products that a common word matches more than a search ranks at once (200)
       products: 900,
       seed: 11,
-      endDay: '2026-11-20',
       historyDays: 60,
-    });
-    const dataDir = join(root, 'current');
-    await runIngest({
-      dataDir,
-      feeds: demo.feeds,
-      content,
-      day: '2026-11-20',
-      history: demo.historyPath ? [demo.historyPath] : [],
+      withHistory: true,
     });
     // the same snapshot as an older version of ingest wrote it: no read models
     const legacyDir = join(root, 'legacy');

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotPath } from '../src/catalog/index.js';
-import { loadContent } from '../src/content/index.js';
-import { generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
-import { type IngestReport, runIngest } from '../src/ingest/index.js';
+import { scoreAgainstTruth } from '../src/demo/index.js';
+import type { IngestReport } from '../src/ingest/index.js';
+
+import { ingestDemo } from './helpers/demo-catalog.js';
 
 /** The demo feeds through the real ingest: synthetic products that match the generator's ground truth. */
+
 describe('demo catalog', () => {
   const dir = mkdtempSync(join(tmpdir(), 'shelf-demo-catalog-'));
   let report: IngestReport;
@@ -16,17 +18,13 @@ describe('demo catalog', () => {
   let truthPath: string;
 
   beforeAll(async () => {
-    const content = loadContent();
-    const demo = await generateDemo({
-      outDir: join(dir, 'feeds'),
-      content,
+    ({ report, truthPath } = await ingestDemo({
+      feedsDir: join(dir, 'feeds'),
+      dataDir: join(dir, 'data'),
       products: 1500,
       seed: 3,
-      endDay: '2026-11-20',
       historyDays: 30,
-    });
-    truthPath = demo.truthPath;
-    report = await runIngest({ dataDir: join(dir, 'data'), feeds: demo.feeds, content, day: '2026-11-20' });
+    }));
     db = new Database(currentSnapshotPath(join(dir, 'data'))!, { readonly: true });
   }, 240_000);
   afterAll(() => {

@@ -1,36 +1,24 @@
-import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/api/index.js';
-import { loadConfig } from '../src/config.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../src/schemas/index.js';
 import { expectError, expectOk } from './helpers/assertions.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
+import { stdioTransport } from './helpers/mcp-stdio.js';
+import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 /** From two retailer feeds to an agent: ingest, serve on a free port, call REST and MCP. */
 describe('end to end: feeds → catalog → REST → MCP', () => {
-  let catalog: FixtureCatalog;
-  let server: RunningServer;
+  const served = servedFixtureCatalog();
   let key: string;
 
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    key = catalog.key('pro');
-    server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
-    );
-  });
-  afterAll(async () => {
-    await server?.close();
-    catalog?.cleanup();
+  beforeAll(() => {
+    key = served.catalog.key('pro');
   });
 
   it('ingest merged listings sharing a GTIN into one product with one offer per retailer and reported bad rows', () => {
-    expect(catalog.report.published).toBe(true);
+    expect(served.catalog.report.published).toBe(true);
     expect(
-      catalog.report.issues.filter((i) => i.severity === 'error').map((i) => [i.line, i.reason]),
+      served.catalog.report.issues.filter((i) => i.severity === 'error').map((i) => [i.line, i.reason]),
     ).toEqual([
       [5, 'missing title'],
       [6, 'price "call us" is not a number'],
@@ -38,7 +26,7 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
   });
 
   it('searches products over HTTP with the envelope and pagination', async () => {
-    const res = await get(server.url, '/v2/products?q=dishwasher&limit=1&include_offers=true', key);
+    const res = await get(served.server.url, '/v2/products?q=dishwasher&limit=1&include_offers=true', key);
     const data = expectOk<Product[]>(res);
     expect(data).toHaveLength(1);
     expect(res.body.pagination).toMatchObject({
@@ -51,7 +39,7 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
       prevCursor: null,
     });
     const next = await get(
-      server.url,
+      served.server.url,
       `/v2/products?q=dishwasher&limit=1&cursor=${(res.body.pagination as { nextCursor: string }).nextCursor}`,
       key,
     );
@@ -59,10 +47,10 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
   });
 
   it('gets the merged Bosch dishwasher by id with both retailers as offers, cheapest first', async () => {
-    const list = expectOk<Product[]>(await get(server.url, '/v2/products?q=SHPM88Z75N', key));
+    const list = expectOk<Product[]>(await get(served.server.url, '/v2/products?q=SHPM88Z75N', key));
     const id = list[0]?.id;
     const product = expectOk<Product>(
-      await get(server.url, `/v2/products/${id}?include_offers=true`, key, { authorization: '' }),
+      await get(served.server.url, `/v2/products/${id}?include_offers=true`, key, { authorization: '' }),
     );
     expect(product).toMatchObject({
       name: expect.stringContaining('SHPM88Z75N'),
@@ -78,52 +66,49 @@ describe('end to end: feeds → catalog → REST → MCP', () => {
   });
 
   it('accepts Authorization: Bearer and rejects missing and bad keys with 401', async () => {
-    const bearer = await fetch(`${server.url}/v2/brands`, { headers: { authorization: `Bearer ${key}` } });
+    const bearer = await fetch(`${served.server.url}/v2/brands`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(bearer.status).toBe(200);
-    expectError(await get(server.url, '/v2/products'), 401, 'AUTH_REQUIRED');
+    expectError(await get(served.server.url, '/v2/products'), 401, 'AUTH_REQUIRED');
     expectError(
-      await get(server.url, '/v2/products', 'sk_shelf_live_00000000000000000000000000000000'),
+      await get(served.server.url, '/v2/products', 'sk_shelf_live_00000000000000000000000000000000'),
       401,
       'AUTH_INVALID',
     );
   });
 
   it('answers bad parameters with 400, unknown ids and routes with 404', async () => {
-    const bad = await get(server.url, '/v2/products?limit=500', key);
+    const bad = await get(served.server.url, '/v2/products?limit=500', key);
     expectError(bad, 400, 'VALIDATION_ERROR');
     expect((bad.body.error as { details: unknown }).details).toEqual([
       { field: 'limit', message: expect.any(String) },
     ]);
-    expectError(await get(server.url, '/v2/products/not-a-uuid', key), 400, 'VALIDATION_ERROR');
+    expectError(await get(served.server.url, '/v2/products/not-a-uuid', key), 400, 'VALIDATION_ERROR');
     expectError(
-      await get(server.url, '/v2/products/00000000-0000-4000-8000-000000000000', key),
+      await get(served.server.url, '/v2/products/00000000-0000-4000-8000-000000000000', key),
       404,
       'NOT_FOUND',
     );
-    expectError(await get(server.url, '/v2/nothing-here', key), 404, 'ROUTE_NOT_FOUND');
+    expectError(await get(served.server.url, '/v2/nothing-here', key), 404, 'ROUTE_NOT_FOUND');
   });
 
   it('lists brands with profiles and active retailers', async () => {
     const brands = expectOk<{ slug: string; profile?: unknown }[]>(
-      await get(server.url, '/v2/brands?include=profile', key),
+      await get(served.server.url, '/v2/brands?include=profile', key),
     );
     expect(brands.find((b) => b.slug === 'bosch')?.profile).toMatchObject({ quality_tier: 'premium' });
-    const retailers = expectOk<{ slug: string }[]>(await get(server.url, '/v2/retailers', key));
+    const retailers = expectOk<{ slug: string }[]>(await get(served.server.url, '/v2/retailers', key));
     expect(retailers.map((r) => r.slug).sort()).toEqual(['northgate', 'voltmart']);
   });
 
   it('a key created while the server runs works at once', async () => {
-    const fresh = catalog.key('free');
-    expect((await get(server.url, '/v2/retailers', fresh)).status).toBe(200);
+    const fresh = served.catalog.key('free');
+    expect((await get(served.server.url, '/v2/retailers', fresh)).status).toBe(200);
   });
 
   it('an agent calls search_products and lookup_product through the MCP SDK client over stdio', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [resolve(import.meta.dirname, '../bin/shelf-mcp.js')],
-      env: { ...(process.env as Record<string, string>), SHELF_API_URL: server.url, SHELF_API_KEY: key },
-      stderr: 'pipe',
-    });
+    const transport = stdioTransport(served.server.url, key);
     const client = new Client({ name: 'e2e-test', version: '1.0.0' });
     await client.connect(transport);
     try {

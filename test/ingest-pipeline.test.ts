@@ -193,7 +193,8 @@ describe('ingest pipeline end to end', () => {
         .filter((line) => !line.startsWith('VM-200'))
         .join('\n'),
     );
-    const report = await ingest('2026-11-21');
+    // one of three rows gone is a 33 % drop, above the default guard (30 %): allow it here
+    const report = await runIngest({ dataDir, feeds, content, day: '2026-11-21', maxDrop: 0.5 });
     expect(report.feeds.find((f) => f.retailer === 'voltmart')).toMatchObject({ listings: 2, gone: 1 });
     expect(tv()).toEqual({ id: before.id, data_tier: 3, current_best_price: null, offers: 0 });
   });
@@ -315,8 +316,9 @@ describe('mixed feed formats', () => {
         width: '23.56 in',
         place_settings: '16',
       });
+      // listings are resolved in one canonical order (retailer, item id), whatever the feed order
       expect(JSON.parse(product.spec_sources_json).noise_level).toMatchObject({
-        retailers: ['harbor', 'voltmart', 'jsonmart'],
+        retailers: ['harbor', 'jsonmart', 'voltmart'],
         agreement: 1,
       });
     } finally {

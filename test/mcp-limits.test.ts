@@ -1,31 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/api/index.js';
-import { createKey, startTestServer } from './helpers/access-server.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { describe, expect, it } from 'vitest';
+import { createKey } from './helpers/access-server.js';
 import { get } from './helpers/http.js';
+import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 type Text = { text: string }[];
 
 /** Tool calls over /mcp are REST requests of the caller's key: same limits, same quota, same headers. */
 describe('MCP tool calls count against the caller plan', () => {
-  let catalog: FixtureCatalog;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    server = await startTestServer(catalog.dataDir);
-  });
-  afterAll(async () => {
-    await server?.close();
-    catalog?.cleanup();
-  });
+  const served = servedFixtureCatalog();
 
   const connect = async (key: string) => {
     const client = new Client({ name: 'limits-test', version: '1' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+      new StreamableHTTPClientTransport(new URL('/mcp', served.server.url), {
         requestInit: { headers: { 'x-api-key': key } },
       }),
     );
@@ -33,7 +22,7 @@ describe('MCP tool calls count against the caller plan', () => {
   };
 
   it('a Free key sees its minute and month quota fall with each tool call, then gets RATE_LIMITED with the wait', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'free', env: 'live' });
+    const { key } = createKey(served.catalog.dataDir, { plan: 'free', env: 'live' });
     const client = await connect(key);
     try {
       const quotas: { minute_remaining: number; month_remaining: number }[] = [];
@@ -67,7 +56,7 @@ describe('MCP tool calls count against the caller plan', () => {
       expect(wait).toBeLessThanOrEqual(60);
 
       // the same key over plain REST is limited too: one budget, whichever door
-      const rest = await get(server.url, '/v2/products?q=tv', key);
+      const rest = await get(served.server.url, '/v2/products?q=tv', key);
       expect(rest.status).toBe(429);
     } finally {
       await client.close();
@@ -75,7 +64,7 @@ describe('MCP tool calls count against the caller plan', () => {
   });
 
   it('MCP protocol messages (initialize, tools/list) cost nothing; only tool calls are requests', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'free', env: 'live' });
+    const { key } = createKey(served.catalog.dataDir, { plan: 'free', env: 'live' });
     const client = await connect(key);
     try {
       await client.listTools();
@@ -91,7 +80,7 @@ describe('MCP tool calls count against the caller plan', () => {
   });
 
   it('knowledge tools on a Free key answer PLAN_REQUIRED naming the Starter plan; on Starter they answer', async () => {
-    const free = await connect(createKey(catalog.dataDir, { plan: 'free' }).key);
+    const free = await connect(createKey(served.catalog.dataDir, { plan: 'free' }).key);
     try {
       for (const [name, args] of [
         ['get_product_knowledge', { product_type: 'dishwasher' }],
@@ -106,7 +95,7 @@ describe('MCP tool calls count against the caller plan', () => {
     } finally {
       await free.close();
     }
-    const starter = await connect(createKey(catalog.dataDir, { plan: 'starter' }).key);
+    const starter = await connect(createKey(served.catalog.dataDir, { plan: 'starter' }).key);
     try {
       const code = await starter.callTool({
         name: 'lookup_error_code',

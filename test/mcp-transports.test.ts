@@ -1,66 +1,52 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../src/api/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../src/api/index.js';
 import { loadConfig } from '../src/config.js';
 import { TOOL_NAMES } from '../src/mcp/index.js';
 import { expectError } from './helpers/assertions.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { fixtureCatalog } from './helpers/fixture-catalog.js';
+import { stdioTransport } from './helpers/mcp-stdio.js';
+import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 type Text = { type: string; text: string }[];
 
 /** The same agent session over stdio, Streamable HTTP (/mcp) and legacy SSE (/sse). */
 describe('MCP transports', () => {
-  let catalog: FixtureCatalog;
-  let server: RunningServer;
+  const served = servedFixtureCatalog();
   let key: string;
 
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    key = catalog.key('pro');
-    server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
-    );
-  });
-  afterAll(async () => {
-    await server?.close();
-    catalog?.cleanup();
+  beforeAll(() => {
+    key = served.catalog.key('pro');
   });
 
   const transports: [string, () => Transport][] = [
-    [
-      'stdio (npx shelf-mcp)',
-      () =>
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [resolve(import.meta.dirname, '../bin/shelf-mcp.js')],
-          env: { ...(process.env as Record<string, string>), SHELF_API_URL: server.url, SHELF_API_KEY: key },
-          stderr: 'pipe',
-        }),
-    ],
+    ['stdio (npx shelf-mcp)', () => stdioTransport(served.server.url, key)],
     [
       'Streamable HTTP /mcp with X-API-Key',
       () =>
-        new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+        new StreamableHTTPClientTransport(new URL('/mcp', served.server.url), {
           requestInit: { headers: { 'x-api-key': key } },
         }),
     ],
     [
       'Streamable HTTP /mcp with Authorization: Bearer',
       () =>
-        new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+        new StreamableHTTPClientTransport(new URL('/mcp', served.server.url), {
           requestInit: { headers: { authorization: `Bearer ${key}` } },
         }),
     ],
-    ['legacy SSE /sse?api_key=', () => new SSEClientTransport(new URL(`/sse?api_key=${key}`, server.url))],
+    [
+      'legacy SSE /sse?api_key=',
+      () => new SSEClientTransport(new URL(`/sse?api_key=${key}`, served.server.url)),
+    ],
     [
       'legacy SSE /sse with X-API-Key',
       () =>
-        new SSEClientTransport(new URL('/sse', server.url), {
+        new SSEClientTransport(new URL('/sse', served.server.url), {
           eventSourceInit: {
             fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, 'x-api-key': key } }),
           },
@@ -117,7 +103,7 @@ describe('MCP transports', () => {
   it('every tool answers from the real endpoints (fixture catalog, Streamable HTTP)', async () => {
     const client = new Client({ name: 'real-api', version: '1' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
+      new StreamableHTTPClientTransport(new URL('/mcp', served.server.url), {
         requestInit: { headers: { 'x-api-key': key } },
       }),
     );
@@ -166,7 +152,7 @@ describe('MCP transports', () => {
   });
 
   const post = (path: string, headers: Record<string, string>) =>
-    fetch(new URL(path, server.url), {
+    fetch(new URL(path, served.server.url), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -189,14 +175,14 @@ describe('MCP transports', () => {
       401,
       'AUTH_INVALID',
     );
-    const publishable = catalog.key('pro', { type: 'publishable' });
+    const publishable = served.catalog.key('pro', { type: 'publishable' });
     expectError(await json(await post('/mcp', { 'x-api-key': publishable })), 403, 'KEY_NOT_ALLOWED');
     expectError(
-      await json(await fetch(new URL(`/sse?api_key=${publishable}`, server.url))),
+      await json(await fetch(new URL(`/sse?api_key=${publishable}`, served.server.url))),
       403,
       'KEY_NOT_ALLOWED',
     );
-    expectError(await json(await fetch(new URL('/sse', server.url))), 401, 'AUTH_REQUIRED');
+    expectError(await json(await fetch(new URL('/sse', served.server.url))), 401, 'AUTH_REQUIRED');
   });
 
   it('binds a session to its key: another key cannot use it, an unknown session is 404', async () => {
@@ -205,9 +191,9 @@ describe('MCP transports', () => {
     const sessionId = init.headers.get('mcp-session-id');
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     await init.body?.cancel();
-    const other = catalog.key('pro');
+    const other = served.catalog.key('pro');
     const list = (k: string, id: string) =>
-      fetch(new URL('/mcp', server.url), {
+      fetch(new URL('/mcp', served.server.url), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -233,7 +219,12 @@ describe('MCP shutdown and stdio start-up', () => {
     const catalog = await fixtureCatalog();
     const key = catalog.key('pro');
     const server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', SHELF_DATA_DIR: catalog.dataDir, LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SHELF_DATA_DIR: catalog.dataDir,
+        LOG_LEVEL: 'silent',
+      }),
     );
     const sse = new Client({ name: 'shutdown', version: '1' });
     const http = new Client({ name: 'shutdown', version: '1' });

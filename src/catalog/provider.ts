@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { basename } from 'node:path';
 import { type Db, openReadOnly } from './database.js';
 import { DocumentCache } from './document-cache.js';
-import { catalogDir, currentSnapshotPath } from './snapshot.js';
+import { catalogDir, currentSnapshotPath, sweepPartialSnapshots } from './snapshot.js';
 
 /** A published snapshot opened for reading. */
 export interface CatalogHandle {
@@ -15,7 +15,10 @@ export interface CatalogHandle {
 
 export interface CatalogProviderOptions {
   dataDir: string;
-  /** how often to check `CURRENT` besides file-system events, ms (default 2000) */
+  /**
+   * how often to check `CURRENT` besides file-system events, ms (default 500: a publish or a
+   * `shelf catalog rollback` is served within a second even where file events are not delivered)
+   */
   pollMs?: number;
   /** how long a replaced snapshot stays open for requests still using it, ms (default 30000) */
   graceMs?: number;
@@ -38,7 +41,7 @@ export class CatalogProvider {
     Pick<CatalogProviderOptions, 'onSwap' | 'onError'>;
 
   constructor(options: CatalogProviderOptions) {
-    this.#options = { pollMs: 2000, graceMs: 30_000, documentCacheBytes: 256 * 1024 * 1024, ...options };
+    this.#options = { pollMs: 500, graceMs: 30_000, documentCacheBytes: 256 * 1024 * 1024, ...options };
   }
 
   /** The current snapshot, or null when none is published. */
@@ -48,6 +51,12 @@ export class CatalogProvider {
 
   /** Opens the published snapshot (if any) and starts watching for new ones. */
   start(): this {
+    try {
+      // partial files of an ingest killed mid-write (never of one still running)
+      sweepPartialSnapshots(this.#options.dataDir);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
     this.refresh();
     try {
       this.#watcher = watch(catalogDir(this.#options.dataDir), () => this.refresh());

@@ -13,6 +13,7 @@ import {
   usageReport,
 } from '../access/index.js';
 import { startServer } from '../api/index.js';
+import { listSnapshots, rollbackSnapshot } from '../catalog/index.js';
 import { loadConfig } from '../config.js';
 import { loadContent } from '../content/index.js';
 import { generateDemo } from '../demo/index.js';
@@ -64,6 +65,9 @@ program
 
 interface IngestCliOptions {
   report?: string;
+  force?: boolean;
+  maxDrop?: number;
+  remove: string[];
   day?: string;
   history: string[];
   sources?: string;
@@ -72,14 +76,20 @@ interface IngestCliOptions {
   now?: boolean;
 }
 
-/** Prints a run report the way `shelf ingest` shows it; false when nothing was published. */
-function printIngestReport(report: IngestReport, download: string[] = []): boolean {
+/**
+ * Prints a run report the way `shelf ingest` shows it. Returns the exit code: 0 published,
+ * 1 nothing published, 2 published with some retailers' feeds held back.
+ */
+function printIngestReport(report: IngestReport, download: string[] = []): number {
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`${line}\n`);
   for (const e of download) out(`  download failed: ${e}`);
   for (const f of report.feeds)
     out(
       `${f.retailer}: ${f.listings} listings from ${f.rows} rows, ${f.rejected} rejected, ${f.warnings} warnings${f.error ? `, FAILED: ${f.error}; kept ${f.carried_over} listings from the last catalog` : ''}`,
     );
+  for (const k of report.kept ?? []) out(`${k.retailer}: not in this run, keeps its ${k.listings} listings`);
+  for (const r of report.removed ?? []) out(`${r.retailer}: removed (${r.listings} listings)`);
   for (const h of report.history ?? [])
     out(
       `history ${h.path}: ${h.imported} observations imported from ${h.rows} rows, ${h.unknown_offers} for unknown offers, ${h.rejected} rejected${h.error ? `, FAILED: ${h.error}` : ''}`,
@@ -87,17 +97,30 @@ function printIngestReport(report: IngestReport, download: string[] = []): boole
   for (const issue of report.issues.slice(0, 20))
     out(`  ${issue.severity} ${issue.file}:${issue.line} ${issue.reason}`);
   if (report.issues.length > 20) out(`  … ${report.issues.length - 20} more (use --report)`);
-  if (!report.published) {
-    process.stderr.write(
-      'Nothing was published: no feed could be read. The published catalog is unchanged.\n',
+  for (const h of report.held ?? [])
+    err(
+      `HELD BACK ${h.retailer}: ${h.reason}. It keeps its ${h.listings} listings from the last catalog; check the feed, or re-run with --force to accept it.`,
     );
-    return false;
+  if (!report.published) {
+    err(
+      `Nothing was published: ${report.refused ?? 'no feed could be read'}. The published catalog is unchanged.`,
+    );
+    if (report.refused?.startsWith('visible products'))
+      err('Check the feeds, or re-run with --force to publish anyway.');
+    return 1;
   }
   out(
-    `Published ${report.products} products and ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
+    `Published ${report.products} products (${report.visible_products.after} visible, ${report.visible_products.before} before) and ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
   );
-  return true;
+  return report.held.length > 0 ? 2 : 0;
 }
+
+const share = (value: string): number => {
+  const n = Number(value.replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(value.trim()) || !(n >= 0 && n <= 100))
+    throw new InvalidArgumentError('must be a percentage from 0 to 100, e.g. 30');
+  return n / 100;
+};
 
 program
   .command('ingest')
@@ -117,6 +140,18 @@ program
   .option('--schedule', 'keep running and re-ingest --sources every day at their UTC time')
   .option('--at <HH:MM>', 'UTC time of the daily run (overrides sources.json; default 04:00)')
   .option('--now', 'with --schedule: also run once at start')
+  .option(
+    '--max-drop <percent>',
+    "most a retailer's accepted rows, or the visible products, may shrink by against the last run (default 30)",
+    share,
+  )
+  .option('--force', 'publish feeds and a catalog the guards would hold back (not with --schedule)')
+  .option(
+    '--remove <retailer>',
+    'remove a retailer and all its listings from the catalog (repeatable; the only way a retailer leaves)',
+    (slug: string, slugs: string[]) => [...slugs, slug],
+    [] as string[],
+  )
   .action(async (feeds: string[], options: IngestCliOptions) => {
     const config = loadConfig();
     if (options.day && !/^\d{4}-\d{2}-\d{2}$/.test(options.day))
@@ -125,8 +160,10 @@ program
       throw new InvalidArgumentError('--at must be HH:MM (UTC)');
     if (options.schedule && !options.sources)
       throw new InvalidArgumentError('--schedule needs --sources <file>');
-    if (!options.sources && feeds.length === 0)
-      throw new InvalidArgumentError('give feed files or --sources <file>');
+    if (!options.sources && feeds.length === 0 && options.remove.length === 0)
+      throw new InvalidArgumentError('give feed files, --sources <file> or --remove <retailer>');
+    if (options.schedule && options.force)
+      throw new InvalidArgumentError('--force accepts one run: it cannot be combined with --schedule');
 
     if (options.schedule && options.sources) {
       const sources = loadSources(options.sources);
@@ -139,6 +176,7 @@ program
         sourcesFile: options.sources,
         at,
         runNow: options.now,
+        maxDrop: options.maxDrop,
         onReport: (r) => {
           process.stdout.write(`[${new Date().toISOString()}] refresh\n`);
           if (r instanceof Error) process.stderr.write(`refresh failed: ${r.message}\n`);
@@ -154,6 +192,9 @@ program
           dataDir: config.dataDir,
           sourcesFile: options.sources,
           day: options.day,
+          maxDrop: options.maxDrop,
+          force: options.force,
+          remove: options.remove,
           onProgress: progressPrinter(),
         })
       : await runIngest({
@@ -161,10 +202,13 @@ program
           feeds: feeds.map(parseFeedArgument),
           day: options.day,
           history: options.history,
+          maxDrop: options.maxDrop,
+          force: options.force,
+          remove: options.remove,
           onProgress: progressPrinter(),
         });
     if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
-    if (!printIngestReport(report, report.download_errors ?? [])) process.exitCode = 1;
+    process.exitCode = printIngestReport(report, report.download_errors ?? []);
   });
 
 program
@@ -212,10 +256,59 @@ program
           history: demo.historyPath ? [demo.historyPath] : [],
           onProgress: progressPrinter(),
         });
-        process.stdout.write(`Published ${report.products} products and ${report.offers} offers.\n`);
+        process.exitCode = printIngestReport(report);
       }
     },
   );
+
+const catalog = program.command('catalog').description('published catalog snapshots');
+
+catalog
+  .command('list')
+  .description('the snapshots kept for rollback, oldest first (* marks the one served)')
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) => {
+    const list = listSnapshots(loadConfig().dataDir);
+    if (o.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
+    if (list.length === 0) return void process.stdout.write('No catalog has been published yet.\n');
+    for (const s of list)
+      process.stdout.write(
+        `${s.current ? '*' : ' '} ${s.id}  published ${s.published_at}  ${s.products} products (${s.visible_products} visible)  ${s.offers} offers\n`,
+      );
+  });
+
+catalog
+  .command('rollback')
+  .description(
+    'serve an earlier snapshot again (default: the one before the current); servers follow within a second',
+  )
+  .argument('[id]', 'a snapshot id from `shelf catalog list` (or its unique start)')
+  .action((id: string | undefined) => {
+    const target = rollbackSnapshot(loadConfig().dataDir, id);
+    process.stdout.write(
+      `Now serving ${target.id} (published ${target.published_at}, ${target.products} products, ${target.visible_products} visible).\n`,
+    );
+  });
+
+program
+  .command('retailer')
+  .description('manage the retailers of the catalog')
+  .command('remove')
+  .description('remove a retailer and all its listings, and publish the catalog without it')
+  .argument('<retailer...>', 'retailer slugs')
+  .option('--force', 'publish even when the catalog loses more visible products than --max-drop allows')
+  .option('--max-drop <percent>', 'most the visible products may shrink by (default 30)', share)
+  .action(async (slugs: string[], o: { force?: boolean; maxDrop?: number }) => {
+    const report = await runIngest({
+      dataDir: loadConfig().dataDir,
+      feeds: [],
+      remove: slugs,
+      force: o.force,
+      maxDrop: o.maxDrop,
+      onProgress: progressPrinter(),
+    });
+    process.exitCode = printIngestReport(report);
+  });
 
 const keys = program.command('keys').description('manage API keys');
 /** The keys of this deployment: in Redis when REDIS_URL is set (shared by every replica), else access.db. */

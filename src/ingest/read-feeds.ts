@@ -11,7 +11,9 @@ export interface FeedReport {
   warnings: number;
   /** why the feed failed as a whole; null when it was read */
   error: string | null;
-  /** listings of this retailer kept from the previous catalog because its feed failed */
+  /** why a guard held this feed back (its retailer keeps its previous listings); null when accepted */
+  held: string | null;
+  /** listings of this retailer kept from the previous catalog because its feed failed or was held */
   carried_over: number;
   /** listings of the previous catalog this feed no longer has: kept without an offer (legacy) */
   gone: number;
@@ -48,6 +50,7 @@ export async function readFeeds(
       rejected: 0,
       warnings: 0,
       error: null,
+      held: null,
       carried_over: 0,
       gone: 0,
     };

@@ -1,35 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import {
-  catalogMigrations,
   currentSnapshotPath,
   discardSnapshot,
-  migrate,
+  lockCatalog,
   newSnapshotPath,
   offersByProductIndex,
   openWritable,
   publishSnapshot,
+  snapshotCounts,
+  sweepPartialSnapshots,
   writeNameKeys,
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { type Classification, Classifier } from './build/classify.js';
-import { readPrevious, readPreviousListings } from './build/previous.js';
+import {
+  readPrevious,
+  readPreviousFeedSizes,
+  readPreviousListings,
+  readVisibleProducts,
+} from './build/previous.js';
 import { writePriceSeries } from './build/price-series.js';
 import { writeProductDocuments } from './build/product-documents.js';
 import { writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
 import type { Resolver } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
+import {
+  analyzeSnapshot,
+  carryPriceHistory,
+  prepareSnapshot,
+  writeRetailers,
+  writeRunRecord,
+} from './build/write-snapshot.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
+import { DEFAULT_MAX_DROP, feedHoldReason, visibleShrinkReason } from './guards.js';
 import { type HistoryReport, importHistory } from './history.js';
 import type { Listing } from './listing.js';
-import { slugify, stableUuid } from './normalize/index.js';
+import { slugify } from './normalize/index.js';
 import { type FeedReport, readFeeds } from './read-feeds.js';
 import { resolveListings } from './resolve/index.js';
 
 export interface IngestOptions {
   dataDir: string;
+  /** the feeds of this run; retailers not named here keep their listings */
   feeds: FeedSource[];
   /** authored content; loaded from the project's data/ folder when omitted */
   content?: Content;
@@ -39,6 +54,15 @@ export interface IngestOptions {
   resolver?: Resolver;
   /** CSV files of past price observations (`retailer,id,date,price,sale_price,availability`) */
   history?: string[];
+  /**
+   * most share (0–1) a retailer's accepted rows, or the catalog's visible products, may drop
+   * by against the previous run before the guards step in (default 0.3)
+   */
+  maxDrop?: number;
+  /** accept feeds and a catalog the guards would hold back (default false) */
+  force?: boolean;
+  /** retailer slugs whose listings leave the catalog in this run (the only way one leaves) */
+  remove?: string[];
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }
@@ -55,9 +79,19 @@ export interface IngestReport {
   day: string;
   published: boolean;
   snapshot: string | null;
+  /** why nothing was published (null when published) */
+  refused: string | null;
   feeds: FeedReport[];
+  /** retailers whose fresh feed a guard held back: they keep their previous listings (`listings`) */
+  held: { retailer: string; reason: string; listings: number }[];
+  /** retailers not in this run: their listings are kept from the previous catalog as they were */
+  kept: { retailer: string; listings: number }[];
+  /** retailers removed by this run (`remove`) and how many listings they had */
+  removed: { retailer: string; listings: number }[];
   products: number;
   offers: number;
+  /** products shown by default (data tiers 1–2) in the previous catalog and in this run's */
+  visible_products: { before: number; after: number };
   issues: RowIssue[];
   duration_ms: number;
   phases: PhaseTiming[];
@@ -65,20 +99,86 @@ export interface IngestReport {
   history?: HistoryReport[];
 }
 
+/** A caller's mistake in the options of {@link runIngest}; nothing was read or written. */
+export class IngestInputError extends Error {
+  override name = 'IngestInputError';
+}
+
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** Checks the options before anything is read or locked; throws {@link IngestInputError}. */
+export function validateIngestOptions(options: IngestOptions): void {
+  const fail = (message: string): never => {
+    throw new IngestInputError(message);
+  };
+  if (typeof options.dataDir !== 'string' || options.dataDir.trim() === '')
+    fail('dataDir must be a non-empty path');
+  if (!Array.isArray(options.feeds)) fail('feeds must be a list of {retailer, path}');
+  options.feeds.forEach((f, i) => {
+    if (typeof f?.retailer !== 'string' || !SLUG.test(f.retailer))
+      fail(
+        `feeds[${i}].retailer must be a slug (a-z, 0-9 and single dashes), got ${JSON.stringify(f?.retailer)}`,
+      );
+    if (typeof f.path !== 'string' || f.path === '') fail(`feeds[${i}].path must be a file path`);
+  });
+  if (options.day !== undefined) {
+    const valid =
+      typeof options.day === 'string' &&
+      /^\d{4}-\d{2}-\d{2}$/.test(options.day) &&
+      new Date(`${options.day}T00:00:00Z`).toISOString().startsWith(options.day);
+    if (!valid) fail(`day must be a calendar date YYYY-MM-DD, got ${JSON.stringify(options.day)}`);
+  }
+  if (
+    options.history !== undefined &&
+    !(Array.isArray(options.history) && options.history.every((h) => typeof h === 'string' && h !== ''))
+  )
+    fail('history must be a list of CSV file paths');
+  if (
+    options.maxDrop !== undefined &&
+    !(typeof options.maxDrop === 'number' && options.maxDrop >= 0 && options.maxDrop <= 1)
+  )
+    fail(`maxDrop must be a share between 0 and 1, got ${JSON.stringify(options.maxDrop)}`);
+  const remove = options.remove ?? [];
+  if (!Array.isArray(remove)) fail('remove must be a list of retailer slugs');
+  for (const r of remove) {
+    if (typeof r !== 'string' || !SLUG.test(r))
+      fail(`remove: ${JSON.stringify(r)} is not a retailer slug (a-z, 0-9 and single dashes)`);
+    if (options.feeds.some((f) => f.retailer === r))
+      fail(`retailer "${r}" is both given a feed and removed: do one or the other`);
+  }
+  if (options.feeds.length === 0 && remove.length === 0)
+    fail('give at least one feed, or a retailer to remove');
+}
+
 /**
- * The write path: reads every feed, normalizes, classifies and resolves listings into
- * products, writes a complete new snapshot beside the published one and publishes it
- * atomically. A feed that cannot be read fails alone; if none can be read, nothing is published.
+ * The write path: reads the run's feeds, keeps every other retailer's listings from the
+ * previous catalog (the catalog is the union of each retailer's latest accepted feed),
+ * holds back feeds the guards distrust, resolves listings into products, writes a complete
+ * new snapshot beside the published one, checks it and publishes it atomically. A feed
+ * that cannot be read fails alone; if no feed is accepted and nothing is removed, or the
+ * result would hide too many products, nothing is published.
  */
 export async function runIngest(options: IngestOptions): Promise<IngestReport> {
+  validateIngestOptions(options);
+  const release = lockCatalog(options.dataDir);
+  try {
+    // what an ingest killed mid-write left behind goes first
+    sweepPartialSnapshots(options.dataDir);
+    return await ingestLocked(options);
+  } finally {
+    release();
+  }
+}
+
+async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
   const started = Date.now();
   const now = new Date().toISOString();
   const day = options.day ?? today();
+  const maxDrop = options.maxDrop ?? DEFAULT_MAX_DROP;
   const content = options.content ?? loadContent();
   const report = options.onProgress ?? (() => {});
   // wall and CPU time per phase, so a slow run says where the time went even on a busy machine
@@ -98,32 +198,88 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   };
   const read = await readFeeds(options.feeds, progress);
   const { issues, reports: feedReports } = read;
-  const listings: Listing[] = read.listings;
-
-  const base = { run_id: randomUUID(), day, feeds: feedReports, issues, products: 0, offers: 0 };
-  // nothing fresh to publish: the published catalog stays exactly as it was
-  if (listings.length === 0) {
-    return { ...base, published: false, snapshot: null, duration_ms: Date.now() - started, phases };
-  }
 
   const previousPath = currentSnapshotPath(options.dataDir);
-  const failed = feedReports.filter((f) => f.error !== null).map((f) => f.retailer);
-  const fresh = new Set(feedReports.filter((f) => f.error === null).map((f) => f.retailer));
-  if (failed.length > 0 && previousPath) {
-    // a failed feed keeps its retailer's listings from the previous catalog, prices and all
-    const carried = readPreviousListings(
-      previousPath,
-      failed.filter((r) => !fresh.has(r)),
+  const previousSizes = readPreviousFeedSizes(previousPath);
+  const visibleBefore = readVisibleProducts(previousPath);
+
+  // guards: a retailer whose fresh feed looks broken keeps its previous listings
+  const freshByRetailer = new Map<string, Listing[]>();
+  for (const l of read.listings) {
+    const list = freshByRetailer.get(l.retailer) ?? [];
+    list.push(l);
+    freshByRetailer.set(l.retailer, list);
+  }
+  const held: IngestReport['held'] = [];
+  if (!options.force)
+    for (const [retailer, list] of freshByRetailer) {
+      const reason = feedHoldReason(list, previousSizes.get(retailer), maxDrop);
+      if (!reason) continue;
+      held.push({ retailer, reason, listings: previousSizes.get(retailer) ?? 0 });
+      freshByRetailer.delete(retailer);
+      for (const f of feedReports) if (f.retailer === retailer) f.held = reason;
+    }
+  const listings: Listing[] = [...freshByRetailer.values()].flat();
+  const fresh = new Set(freshByRetailer.keys());
+
+  const base = {
+    run_id: randomUUID(),
+    day,
+    feeds: feedReports,
+    held,
+    issues,
+    products: 0,
+    offers: 0,
+  };
+  const remove = new Set(options.remove ?? []);
+  const removed = [...remove].map((retailer) => ({ retailer, listings: previousSizes.get(retailer) ?? 0 }));
+  const refuse = (
+    refused: string,
+    kept: IngestReport['kept'] = [],
+    visibleAfter = visibleBefore,
+  ): IngestReport => ({
+    ...base,
+    published: false,
+    snapshot: null,
+    refused,
+    kept,
+    removed: [],
+    visible_products: { before: visibleBefore, after: visibleAfter },
+    duration_ms: Date.now() - started,
+    phases,
+  });
+  const unknown = [...remove].filter((r) => !previousSizes.has(r));
+  if (unknown.length > 0)
+    return refuse(
+      `cannot remove ${unknown.map((r) => `"${r}"`).join(', ')}: not in the published catalog (retailers: ${
+        [...previousSizes.keys()].sort().join(', ') || 'none'
+      })`,
+    );
+  // nothing fresh to publish: the published catalog stays exactly as it was
+  if (fresh.size === 0 && remove.size === 0)
+    return refuse(
+      held.length > 0 ? 'every feed that could be read was held back by a guard' : 'no feed could be read',
+    );
+
+  const cutoff = new Date(Date.parse(`${day}T00:00:00Z`) - LEGACY_DAYS * 86_400_000).toISOString();
+  const kept: IngestReport['kept'] = [];
+  if (previousPath) {
+    // every retailer without an accepted feed in this run keeps its listings as they were:
+    // retailers not in the run, feeds that failed, feeds held back (removed ones do not)
+    const carryFrom = [...previousSizes.keys()].filter((r) => !fresh.has(r) && !remove.has(r));
+    const carried = readPreviousListings(previousPath, carryFrom).filter(
+      (l) => !l.carriedFrom?.gone || l.carriedFrom.lastSeenAt >= cutoff,
     );
     for (const l of carried) listings.push(l);
-    for (const report of feedReports)
-      if (report.error !== null)
-        report.carried_over = carried.filter((l) => l.retailer === report.retailer).length;
-  }
-  if (previousPath) {
+    const activeOf = (retailer: string) =>
+      carried.filter((l) => l.retailer === retailer && !l.carriedFrom?.gone).length;
+    for (const f of feedReports) if (!fresh.has(f.retailer)) f.carried_over = activeOf(f.retailer);
+    for (const retailer of carryFrom)
+      if (!feedReports.some((f) => f.retailer === retailer))
+        kept.push({ retailer, listings: activeOf(retailer) });
+
     // listings a feed dropped keep their product (same id, no offer, tier 3) for a year
     const freshKeys = new Set(listings.map((l) => l.key));
-    const cutoff = new Date(Date.parse(`${day}T00:00:00Z`) - LEGACY_DAYS * 86_400_000).toISOString();
     const gone = readPreviousListings(previousPath, [...fresh]).filter(
       (l) => !freshKeys.has(l.key) && (l.carriedFrom?.lastSeenAt ?? '') >= cutoff,
     );
@@ -131,38 +287,29 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       l.carriedFrom = { lastSeenAt: l.carriedFrom?.lastSeenAt ?? now, gone: true };
       listings.push(l);
     }
-    for (const report of feedReports)
-      if (report.error === null) report.gone = gone.filter((l) => l.retailer === report.retailer).length;
+    for (const f of feedReports)
+      if (fresh.has(f.retailer)) f.gone = gone.filter((l) => l.retailer === f.retailer).length;
   }
 
+  // one canonical order, whatever the order of the feeds on the command line and whichever
+  // retailers came fresh or carried: resolution and id assignment see the same input for the
+  // same listings, so ids, offers and groups do not depend on how a run was invoked
+  listings.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const previous = readPrevious(previousPath);
   const path = newSnapshotPath(options.dataDir);
   const db = openWritable(path);
   try {
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    // random UUID keys spread inserts over every B-tree: a big page cache keeps them in memory
-    db.pragma('cache_size = -262144');
-    db.pragma('temp_store = MEMORY');
-    migrate(db, catalogMigrations);
+    prepareSnapshot(db);
     let productCount = 0;
     db.transaction(() => {
       progress({ phase: 'reference data' });
       const reference = writeReference(db, content, now);
-      const insertRetailer = db.prepare(
-        'INSERT INTO retailers (id, slug, name, is_active, created_at) VALUES (?, ?, ?, 1, ?)',
+      writeRetailers(
+        db,
+        listings.map((l) => l.retailer),
+        reference,
+        now,
       );
-      for (const slug of new Set(listings.map((l) => l.retailer))) {
-        if (reference.retailerIdBySlug.has(slug)) continue;
-        const id = stableUuid(`retailer:${slug}`);
-        insertRetailer.run(
-          id,
-          slug,
-          slug.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase()),
-          now,
-        );
-        reference.retailerIdBySlug.set(slug, id);
-      }
 
       progress({ phase: 'classify', total: listings.length });
       const classifier = new Classifier(reference.types.values());
@@ -222,13 +369,8 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
       productCount = products.length;
     })();
 
-    if (previous.path) {
-      // price history carries over: offer ids are stable, today's rows were written above
-      db.prepare('ATTACH DATABASE ? AS prev').run(previous.path);
-      db.exec(`INSERT OR IGNORE INTO price_observations SELECT * FROM prev.price_observations
-               WHERE offer_id IN (SELECT id FROM offers) AND day <> '${day}'`);
-      db.exec('DETACH DATABASE prev');
-    }
+    // price history carries over: offer ids are stable, today's rows were written above
+    if (previous.path) carryPriceHistory(db, previous.path, day);
     const history: HistoryReport[] = [];
     for (const file of options.history ?? []) {
       progress({ phase: 'price history' });
@@ -236,34 +378,41 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
     }
     progress({ phase: 'price series' });
     writePriceSeries(db, day);
-    const offerCount = (db.prepare('SELECT count(*) FROM offers').pluck().get() as number) ?? 0;
+    const counts = snapshotCounts(db);
+    const shrink = options.force
+      ? null
+      : visibleShrinkReason(visibleBefore, counts.visible_products, maxDrop);
+    if (shrink) {
+      db.close();
+      discardSnapshot(path);
+      return refuse(shrink, kept, counts.visible_products);
+    }
     progress({ phase: 'publish' });
     const result: IngestReport = {
       ...base,
-      products: productCount,
-      offers: offerCount,
       published: true,
-      snapshot: path,
+      snapshot: null,
+      refused: null,
+      kept,
+      removed,
+      products: productCount,
+      offers: counts.offers,
+      visible_products: { before: visibleBefore, after: counts.visible_products },
       duration_ms: Date.now() - started,
       phases,
       history,
     };
-    const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
-    meta.run('built_at', now);
-    meta.run('day', day);
-    meta.run('run_id', result.run_id);
-    db.prepare(
-      'INSERT INTO ingest_runs (id, day, started_at, finished_at, report_json) VALUES (?,?,?,?,?)',
-    ).run(
-      result.run_id,
+    writeRunRecord(db, {
+      run_id: result.run_id,
       day,
-      new Date(started).toISOString(),
-      new Date().toISOString(),
-      JSON.stringify({ ...result, issues: issues.slice(0, 1000), issue_count: issues.length }),
-    );
-    db.exec('ANALYZE');
+      started_at: new Date(started).toISOString(),
+      built_at: now,
+      report: { ...result, issues: issues.slice(0, 1000), issue_count: issues.length },
+    });
+    analyzeSnapshot(db);
     db.close();
-    publishSnapshot(options.dataDir, path);
+    // checked (quick_check, schema version, these counts) before it may be published
+    result.snapshot = publishSnapshot(options.dataDir, path, { run_id: result.run_id, ...counts });
     progress({ phase: 'done' });
     result.duration_ms = Date.now() - started;
     return result;

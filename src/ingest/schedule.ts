@@ -86,6 +86,10 @@ export async function refreshOnce(options: {
   sourcesFile: string;
   content?: Content;
   day?: string;
+  /** passed to {@link runIngest} */
+  maxDrop?: number;
+  force?: boolean;
+  remove?: string[];
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }): Promise<IngestReport & { download_errors: string[] }> {
   const sources = loadSources(options.sourcesFile);
@@ -97,6 +101,9 @@ export async function refreshOnce(options: {
       feeds,
       content: options.content,
       day: options.day,
+      maxDrop: options.maxDrop,
+      force: options.force,
+      remove: options.remove,
       onProgress: options.onProgress,
     });
     return { ...report, download_errors: errors };
@@ -123,6 +130,8 @@ export function scheduleDaily(options: {
   at?: string;
   runNow?: boolean;
   content?: Content;
+  /** the guards' share (see {@link runIngest}); a scheduled run never forces */
+  maxDrop?: number;
   onReport: (report: (IngestReport & { download_errors: string[] }) | Error) => void;
 }): () => void {
   let timer: NodeJS.Timeout | null = null;
@@ -135,6 +144,7 @@ export function scheduleDaily(options: {
           dataDir: options.dataDir,
           sourcesFile: options.sourcesFile,
           content: options.content,
+          maxDrop: options.maxDrop,
         }),
       );
     } catch (error) {

@@ -26,18 +26,23 @@ const parse = (v: unknown): Record<string, unknown> => {
   }
 };
 
+/** The columns an entry and an override share. */
+const bodyOf = (row: Row) => ({
+  title: String(row.title),
+  content: String(row.content),
+  data: parse(row.data_json),
+  priority: (row.priority as string | null) ?? null,
+  source: (row.source as string | null) ?? null,
+  source_url: (row.source_url as string | null) ?? null,
+});
+
 function toEntry(row: Row): KnowledgeEntry {
   const entry: KnowledgeEntry = {
     id: String(row.id),
     key: String(row.key),
     type: String(row.type),
     context: String(row.context),
-    title: String(row.title),
-    content: String(row.content),
-    data: parse(row.data_json),
-    priority: (row.priority as string | null) ?? null,
-    source: (row.source as string | null) ?? null,
-    source_url: (row.source_url as string | null) ?? null,
+    ...bodyOf(row),
     sort_order: Number(row.sort_order ?? 0),
   };
   if (row.pt_id)
@@ -50,44 +55,31 @@ function toOverride(row: Row): Override {
     id: String(row.id),
     brand: { id: String(row.b_id), name: String(row.b_name), slug: String(row.b_slug) },
     type: String(row.type),
-    title: String(row.title),
-    content: String(row.content),
-    data: parse(row.data_json),
-    priority: (row.priority as string | null) ?? null,
-    source: (row.source as string | null) ?? null,
-    source_url: (row.source_url as string | null) ?? null,
+    ...bodyOf(row),
   };
 }
 
-export interface BrandRef {
+export interface Ref {
   id: string;
   name: string;
   slug: string;
 }
+export type BrandRef = Ref;
+export type ProductTypeRef = Ref;
+
+const REF_SQL = {
+  brands: 'SELECT id, name, slug FROM brands WHERE id = ? OR slug = ?',
+  product_types: 'SELECT id, name, slug FROM product_types WHERE id = ? OR slug = ?',
+} as const;
+const findRef = (db: Db, table: keyof typeof REF_SQL, identifier: string): Ref | null =>
+  (stmt(db, REF_SQL[table]).get(identifier, identifier) as Ref | undefined) ?? null;
 
 /** A brand by id or slug, or null. */
-export function findBrand(db: Db, identifier: string): BrandRef | null {
-  return (
-    (stmt(db, 'SELECT id, name, slug FROM brands WHERE id = ? OR slug = ?').get(identifier, identifier) as
-      | BrandRef
-      | undefined) ?? null
-  );
-}
+export const findBrand = (db: Db, identifier: string): BrandRef | null => findRef(db, 'brands', identifier);
 
-export interface ProductTypeRef {
-  id: string;
-  name: string;
-  slug: string;
-}
-
-export function findProductType(db: Db, identifier: string): ProductTypeRef | null {
-  return (
-    (stmt(db, 'SELECT id, name, slug FROM product_types WHERE slug = ? OR id = ?').get(
-      identifier,
-      identifier,
-    ) as ProductTypeRef | undefined) ?? null
-  );
-}
+/** A product type by id or slug, or null. */
+export const findProductType = (db: Db, identifier: string): ProductTypeRef | null =>
+  findRef(db, 'product_types', identifier);
 
 export interface KnowledgeFilter {
   type?: KnowledgeType;

@@ -1,16 +1,21 @@
 import { type Static, Type } from 'typebox';
 import { FreeObject, Nullable, Uuid } from './common.js';
 
-export const KnowledgeOverride = Type.Object({
-  id: Uuid,
-  brand: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
-  type: Type.String(),
+/** What an entry and a brand's override of it both say. */
+const EntryBody = {
   title: Type.String(),
   content: Type.String(),
   data: FreeObject,
   priority: Nullable(Type.String()),
   source: Nullable(Type.String()),
   source_url: Nullable(Type.String()),
+};
+
+export const KnowledgeOverride = Type.Object({
+  id: Uuid,
+  brand: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
+  type: Type.String(),
+  ...EntryBody,
 });
 
 /** Knowledge entry (spec §2.16). */
@@ -19,12 +24,7 @@ export const KnowledgeEntry = Type.Object({
   key: Type.String(),
   type: Type.String(),
   context: Type.String(),
-  title: Type.String(),
-  content: Type.String(),
-  data: FreeObject,
-  priority: Nullable(Type.String()),
-  source: Nullable(Type.String()),
-  source_url: Nullable(Type.String()),
+  ...EntryBody,
   sort_order: Type.Integer(),
   product_type: Type.Optional(Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() })),
   brand_overrides: Type.Optional(Type.Array(KnowledgeOverride)),

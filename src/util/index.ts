@@ -1,2 +1,2 @@
-export { mostCommon, round2 } from './numbers.js';
+export { argMax, mostCommon, round2 } from './numbers.js';
 export { DisjointSets } from './union-find.js';

@@ -8,12 +8,17 @@ export const round2 = (n: number): number => Math.round(n * 100) / 100;
 export function mostCommon<T>(values: readonly (T | null | undefined)[]): T | null {
   const counts = new Map<T, number>();
   for (const v of values) if (v !== null && v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return argMax(counts).best;
+}
+
+/** The key with the highest positive score (on a tie, the first in the map's order), and that score. */
+export function argMax<T>(scores: ReadonlyMap<T, number>): { best: T | null; score: number } {
   let best: T | null = null;
-  let bestCount = 0;
-  for (const [v, c] of counts)
-    if (c > bestCount) {
-      best = v;
-      bestCount = c;
+  let score = 0;
+  for (const [key, s] of scores)
+    if (s > score) {
+      best = key;
+      score = s;
     }
-  return best;
+  return { best, score };
 }

@@ -1,5 +1,5 @@
 import { modelKey } from '../../identifiers/index.js';
-import { mostCommon } from '../../util/index.js';
+import { argMax, mostCommon } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { gtinForms, slugify, stableUuid } from '../normalize/index.js';
 import type { SpecValue } from '../normalize/spec-value.js';
@@ -181,13 +181,7 @@ export function assembleProduct(
     const c = classifications.get(l.key);
     if (c?.type) typeVotes.set(c.type, (typeVotes.get(c.type) ?? 0) + c.confidence);
   }
-  let type: TypeInfo | null = null;
-  let typeScore = 0;
-  for (const [t, s] of typeVotes)
-    if (s > typeScore) {
-      type = t;
-      typeScore = s;
-    }
+  const { best: type, score: typeScore } = argMax(typeVotes);
 
   const gtins = [...new Set(listings.map((l) => l.gtin14).filter((g): g is string => g !== null))];
   const merged = mergeSpecs(listings, type?.def ?? null);

@@ -26,14 +26,15 @@ export function readPrevious(path: string | null): PreviousCatalog {
   try {
     db = openReadOnly(path);
     const prev: PreviousCatalog = { ...empty, path };
-    const listingTable = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
-      ? 'retailer_listings'
-      : 'offers';
-    for (const r of db
-      .prepare(
-        `SELECT r.slug, o.retailer_item_id, o.product_id FROM ${listingTable} o JOIN retailers r ON r.id = o.retailer_id`,
-      )
-      .iterate() as Iterable<{ slug: string; retailer_item_id: string; product_id: string }>) {
+    // snapshots before retailer_listings knew their listings only through their offers
+    const listings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
+      ? 'SELECT r.slug, o.retailer_item_id, o.product_id FROM retailer_listings o JOIN retailers r ON r.id = o.retailer_id'
+      : 'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id';
+    for (const r of db.prepare(listings).iterate() as Iterable<{
+      slug: string;
+      retailer_item_id: string;
+      product_id: string;
+    }>) {
       prev.productIdByListing.set(`${r.slug}:${r.retailer_item_id}`, r.product_id);
     }
     for (const r of db.prepare('SELECT gtin14, product_id FROM product_gtins').iterate() as Iterable<{
@@ -71,8 +72,10 @@ export function readPrevious(path: string | null): PreviousCatalog {
 }
 
 /**
- * The listings of some retailers as the previous catalog had them, for retailers whose feed
- * failed this run: their offers stay as they were instead of vanishing.
+ * The listings of some retailers as the previous catalog had them: for retailers this run
+ * brings no accepted feed for (not in the run, feed failed, or held back by a guard), so
+ * their offers stay as they were instead of vanishing. A listing the previous catalog kept
+ * without an offer (its feed had dropped it) stays so (`gone`).
  */
 export function readPreviousListings(path: string, retailers: readonly string[]): Listing[] {
   if (retailers.length === 0 || !existsSync(path)) return [];
@@ -81,17 +84,57 @@ export function readPreviousListings(path: string, retailers: readonly string[])
     db = openReadOnly(path);
     const rows = db
       .prepare(
-        `SELECT l.listing_json, l.last_seen_at FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id
+        `SELECT l.listing_json, l.last_seen_at, l.offer_id IS NULL AS gone
+         FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id
          WHERE r.slug IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(retailers)) as { listing_json: string; last_seen_at: string }[];
+      .all(JSON.stringify(retailers)) as { listing_json: string; last_seen_at: string; gone: number }[];
     return rows.map((r) => ({
       ...(JSON.parse(r.listing_json) as Listing),
-      carriedFrom: { lastSeenAt: r.last_seen_at },
+      carriedFrom: r.gone ? { lastSeenAt: r.last_seen_at, gone: true } : { lastSeenAt: r.last_seen_at },
     }));
   } catch {
     // a previous catalog without listings (older schema) has nothing to carry over
     return [];
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Per retailer of the previous catalog, how many listings its last accepted feed had (the
+ * listings that still carry an offer): the base the shrink guard compares a new feed with.
+ */
+export function readPreviousFeedSizes(path: string | null): Map<string, number> {
+  const sizes = new Map<string, number>();
+  if (!path || !existsSync(path)) return sizes;
+  let db: Db | null = null;
+  try {
+    db = openReadOnly(path);
+    for (const r of db
+      .prepare(
+        `SELECT r.slug, count(l.offer_id) AS n FROM retailer_listings l
+         JOIN retailers r ON r.id = l.retailer_id GROUP BY r.slug`,
+      )
+      .all() as { slug: string; n: number }[])
+      sizes.set(r.slug, r.n);
+    return sizes;
+  } catch {
+    return sizes;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Products shown by default (data tiers 1 and 2) in a snapshot; 0 when there is none. */
+export function readVisibleProducts(path: string | null): number {
+  if (!path || !existsSync(path)) return 0;
+  let db: Db | null = null;
+  try {
+    db = openReadOnly(path);
+    return db.prepare('SELECT count(*) FROM products WHERE data_tier < 3').pluck().get() as number;
+  } catch {
+    return 0;
   } finally {
     db?.close();
   }

@@ -17,7 +17,7 @@ import {
   ProductGroup,
   ProductType,
 } from '../../../schemas/index.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, SlugParam, UuidParam } from '../../schemas/params.js';
 import { errorResponses, FormatParam, formatProducts, sendFormatted } from './shared.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { getBrand, getRetailer, listBrands, listRetailers } from '../../../catalog/index.js';
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
 import { CursorParam, Flag, flag, Limit, SearchText, UuidParam } from '../../schemas/params.js';
 

@@ -1,0 +1,78 @@
+import { catalogMigrations, type Db, migrate } from '../../catalog/index.js';
+import { stableUuid } from '../normalize/index.js';
+import type { Reference } from './reference.js';
+
+/**
+ * The writes of a run that are not products: the snapshot's setup, retailers first seen in a
+ * feed, the price history carried from the previous snapshot and the run's record. Every
+ * value goes in as a bound parameter.
+ */
+
+/** Sets a new snapshot up for one bulk writer and creates its schema. */
+export function prepareSnapshot(db: Db): void {
+  // nothing reads the file until it is checked and renamed: no journal, no fsync per commit
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  // random UUID keys spread inserts over every B-tree: a big page cache keeps them in memory
+  db.pragma('cache_size = -262144');
+  db.pragma('temp_store = MEMORY');
+  migrate(db, catalogMigrations);
+}
+
+/** Adds the retailers the authored content does not know, named after their slug. */
+export function writeRetailers(db: Db, slugs: Iterable<string>, reference: Reference, now: string): void {
+  const insert = db.prepare(
+    'INSERT INTO retailers (id, slug, name, is_active, created_at) VALUES (?, ?, ?, 1, ?)',
+  );
+  for (const slug of new Set(slugs)) {
+    if (reference.retailerIdBySlug.has(slug)) continue;
+    const id = stableUuid(`retailer:${slug}`);
+    insert.run(
+      id,
+      slug,
+      slug.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => (dash ? ' ' : '') + c.toUpperCase()),
+      now,
+    );
+    reference.retailerIdBySlug.set(slug, id);
+  }
+}
+
+/**
+ * Copies the previous snapshot's price observations of the offers this one still has, except
+ * `day`'s (written fresh by this run): offer ids are stable, so history carries over.
+ */
+export function carryPriceHistory(db: Db, previousPath: string, day: string): void {
+  db.prepare('ATTACH DATABASE ? AS prev').run(previousPath);
+  try {
+    db.prepare(
+      `INSERT OR IGNORE INTO price_observations SELECT * FROM prev.price_observations
+       WHERE offer_id IN (SELECT id FROM offers) AND day <> ?`,
+    ).run(day);
+  } finally {
+    db.exec('DETACH DATABASE prev');
+  }
+}
+
+export interface RunRecord {
+  run_id: string;
+  day: string;
+  started_at: string;
+  built_at: string;
+  report: unknown;
+}
+
+/** Records the run in the snapshot: `meta` (what the integrity check looks for) and `ingest_runs`. */
+export function writeRunRecord(db: Db, run: RunRecord): void {
+  const meta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  meta.run('built_at', run.built_at);
+  meta.run('day', run.day);
+  meta.run('run_id', run.run_id);
+  db.prepare(
+    'INSERT INTO ingest_runs (id, day, started_at, finished_at, report_json) VALUES (?,?,?,?,?)',
+  ).run(run.run_id, run.day, run.started_at, new Date().toISOString(), JSON.stringify(run.report));
+}
+
+/** Gathers the statistics the query planner uses; the last write before the file is closed. */
+export function analyzeSnapshot(db: Db): void {
+  db.exec('ANALYZE');
+}
