@@ -153,8 +153,11 @@ export class RedisStore implements CounterStore {
   readonly #keys: ReturnType<typeof redisKeys>;
   /** months already raised to the sink's totals since the last (re)connect */
   readonly #seeded = new Set<string>();
-  /** (key, month) pairs counted since the last mirror to the sink */
-  readonly #touched = new Map<string, { keyId: string; month: string; ttl: number }>();
+  /**
+   * (key, month) pairs this replica counted in the last 10 minutes: each flush reads their
+   * totals again, so the copy keeps up with what the other replicas count for the same keys
+   */
+  readonly #touched = new Map<string, { keyId: string; month: string; ttl: number; at: number }>();
   /** Redis's clock minus this process's, ms (from the last answer that carried Redis's time) */
   clockOffsetMs = 0;
 
@@ -302,17 +305,12 @@ export class RedisStore implements CounterStore {
     });
   }
 
-  /** Mirrors the totals of months counted since the last flush into the sink. */
+  /** Copies the totals of the months counted lately into the sink. */
   async flush(): Promise<void> {
+    const recent = Date.now() - 10 * 60_000;
+    for (const [id, p] of this.#touched) if (p.at < recent) this.#touched.delete(id);
     if (this.#touched.size === 0 || !this.ready) return;
-    const pairs = [...this.#touched.values()];
-    this.#touched.clear();
-    try {
-      this.sink.mirror(await this.read(pairs));
-    } catch (error) {
-      for (const p of pairs) this.#touched.set(`${p.keyId}|${p.month}`, p);
-      throw error;
-    }
+    this.sink.mirror(await this.read([...this.#touched.values()]));
   }
 
   async close(): Promise<void> {
@@ -344,7 +342,7 @@ export class RedisStore implements CounterStore {
   }
 
   #touch(keyId: string, month: string, ttl: number): void {
-    this.#touched.set(`${keyId}|${month}`, { keyId, month, ttl });
+    this.#touched.set(`${keyId}|${month}`, { keyId, month, ttl, at: Date.now() });
   }
 }
 
