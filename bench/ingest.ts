@@ -1,8 +1,8 @@
 /**
- * Ingest benchmark: generates the seeded demo catalog at about 35,000 products from the 15
+ * Ingest benchmark: generates the seeded demo catalog (DEFAULT_DEMO_PRODUCTS, 39,000) from the 15 active
  * demo retailers and times one full `runIngest` into a temporary data folder (not a test).
  *
- *   npm run bench:ingest                       ≈35,000 products
+ *   npm run bench:ingest                       ≈39,000 products (35,000+ live)
  *   npm run bench:ingest -- --products 5000    another size
  *   npm run bench:ingest -- --json             machine-readable result
  *   npm run bench:ingest -- --next-day         also time a second day's run over the first catalog
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { progressPrinter } from '../src/cli/progress.js';
 import { loadContent } from '../src/content/index.js';
-import { generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
+import { DEFAULT_DEMO_PRODUCTS, generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
 
 const argv = process.argv.slice(2);
@@ -22,7 +22,7 @@ const flag = (name: string) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const target = Number(flag('--products') ?? 35_000);
+const target = Number(flag('--products') ?? DEFAULT_DEMO_PRODUCTS);
 const json = argv.includes('--json');
 const say = (line: string) => {
   if (!json) process.stdout.write(`${line}\n`);

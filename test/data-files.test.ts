@@ -126,14 +126,15 @@ describe('data files', () => {
     for (const c of content.categories) if (c.parent) expect(categorySlugs.has(c.parent), c.slug).toBe(true);
   });
 
-  it('has 150+ brands with profiles and 15 retailers with profiles', () => {
+  it('has 150+ brands with profiles and 15 active retailers (plus an inactive one) with profiles', () => {
     expect(content.brands.length).toBeGreaterThanOrEqual(150);
     for (const b of content.brands) {
       expect(b.profile?.quality_tier, b.slug).toMatch(/^(luxury|premium|mid-range|budget)$/);
       for (const t of b.product_types ?? [])
         expect(typeSlugs.has(t), `${b.slug} sells unknown type ${t}`).toBe(true);
     }
-    expect(content.retailers).toHaveLength(15);
+    expect(content.retailers.filter((r) => r.is_active !== false)).toHaveLength(15);
+    expect(content.retailers.some((r) => r.is_active === false)).toBe(true);
     for (const r of content.retailers) expect(r.profile?.summary, r.slug).toEqual(expect.any(String));
   });
 

@@ -1,24 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentSnapshotPath } from '../src/catalog/index.js';
-import { scoreAgainstTruth } from '../src/demo/index.js';
+import { loadContent } from '../src/content/index.js';
+import { type DemoResult, scoreAgainstTruth } from '../src/demo/index.js';
 import type { IngestReport } from '../src/ingest/index.js';
-
 import { ingestDemo } from './helpers/demo-catalog.js';
 
 /** The demo feeds through the real ingest: synthetic products that match the generator's ground truth. */
-
 describe('demo catalog', () => {
   const dir = mkdtempSync(join(tmpdir(), 'shelf-demo-catalog-'));
   let report: IngestReport;
   let db: Database.Database;
   let truthPath: string;
+  let demo: DemoResult;
+  const content = loadContent();
 
   beforeAll(async () => {
-    ({ report, truthPath } = await ingestDemo({
+    ({ report, truthPath, demo } = await ingestDemo({
       feedsDir: join(dir, 'feeds'),
       dataDir: join(dir, 'data'),
       products: 1500,
@@ -40,5 +42,80 @@ describe('demo catalog', () => {
 
   it('resolves the listings of one product at several retailers into one product (pairwise F1 against the ground truth)', () => {
     expect(scoreAgainstTruth(join(dir, 'data'), truthPath).f1).toBeGreaterThan(0.85);
+  });
+
+  it('writes every numeric spec inside its type range, read back from the feeds as a retailer wrote it (metric too)', () => {
+    // canonical unit → metric unit and factor, as a metric retailer writes it (1 decimal)
+    const metric: Record<string, [string, number]> = {
+      in: ['cm', 2.54],
+      lb: ['kg', 0.453592],
+      'cu ft': ['L', 28.3168],
+      gal: ['L', 3.78541],
+      oz: ['g', 28.3495],
+    };
+    const typeByName = new Map(content.productTypes.map((t) => [t.name, t]));
+    const key = (s: string) => s.replace(/[:,]/g, ' ');
+    const outside: string[] = [];
+    let checked = 0;
+    let metricValues = 0;
+    for (const feed of demo.feeds) {
+      const rows = parse(readFileSync(feed.path, 'utf8'), {
+        columns: true,
+        delimiter: feed.path.endsWith('.csv') ? ',' : '\t',
+        quote: feed.path.endsWith('.csv') ? '"' : false,
+        relax_column_count: true,
+      }) as Record<string, string>[];
+      for (const row of rows) {
+        const type = typeByName.get(row.product_type?.split(' > ').at(-1) ?? '');
+        expect(type, row.product_type).toBeDefined();
+        for (const entry of (row.product_detail ?? '').split(',').filter(Boolean)) {
+          const [, name = '', value = ''] = entry.split(':');
+          const spec = type!.specs.find(
+            (s) => key(s.label) === name || s.aliases?.some((a) => key(a) === name),
+          );
+          if (spec?.type !== 'number' || !spec.range) continue;
+          const m = /^(-?\d+(?:\.\d+)?)\s*(.*)$/.exec(value.trim());
+          expect(m, `${type!.slug}.${spec.key} "${value}"`).not.toBeNull();
+          let v = Number(m![1]);
+          let tolerance = 1e-9;
+          const conv = spec.unit ? metric[spec.unit] : undefined;
+          if (conv && m![2] === conv[0]) {
+            v /= conv[1];
+            tolerance = 0.051 / conv[1];
+            metricValues++;
+          }
+          checked++;
+          const r = spec.range;
+          if (v < r.min - tolerance || v > r.max + tolerance)
+            outside.push(`${feed.retailer} ${type!.slug}.${spec.key}="${value}" not in [${r.min}, ${r.max}]`);
+          else if (r.values && tolerance < 1e-6 && !r.values.includes(v))
+            outside.push(
+              `${feed.retailer} ${type!.slug}.${spec.key}="${value}" not one of ${r.values.join('/')}`,
+            );
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5000);
+    expect(metricValues).toBeGreaterThan(100);
+    expect(outside.slice(0, 20)).toEqual([]);
+  });
+
+  it('titles read like retailer titles: brand, type and model, no bare numbers left over', () => {
+    for (const feed of demo.feeds) {
+      const rows = parse(readFileSync(feed.path, 'utf8'), {
+        columns: true,
+        delimiter: feed.path.endsWith('.csv') ? ',' : '\t',
+        quote: feed.path.endsWith('.csv') ? '"' : false,
+        relax_column_count: true,
+      }) as Record<string, string>[];
+      for (const row of rows) {
+        const title = row.title ?? '';
+        // regression: "Refrigerator Water Filter NYR9RXD16 - 6", "IIR-2RXM41 3 Refrigerator Water Filter"
+        expect(title, feed.retailer).not.toMatch(
+          / - \d+$|\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9-]{5,} \d+ [A-Z][a-z]/,
+        );
+        expect(title).not.toMatch(/\s{2}|\s,|undefined|null|NaN/);
+      }
+    }
   });
 });

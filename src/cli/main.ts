@@ -16,7 +16,7 @@ import { startServer } from '../api/index.js';
 import { listSnapshots, rollbackSnapshot } from '../catalog/index.js';
 import { loadConfig } from '../config.js';
 import { loadContent } from '../content/index.js';
-import { generateDemo } from '../demo/index.js';
+import { DEFAULT_DEMO_PRODUCTS, generateDemo } from '../demo/index.js';
 import {
   type IngestReport,
   loadSources,
@@ -219,7 +219,7 @@ program
     '--products <n>',
     'approximate number of products, variants included',
     (v) => Number.parseInt(v, 10),
-    35_000,
+    DEFAULT_DEMO_PRODUCTS,
   )
   .option('--seed <n>', 'random seed', (v) => Number.parseInt(v, 10), 20261121)
   .option('--end-day <YYYY-MM-DD>', 'last day of the price history (default today, UTC)')

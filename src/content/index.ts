@@ -9,6 +9,9 @@ export {
   type RelatedTypeDef,
   RelatedTypesFile,
   type RetailerDef,
+  type RuleConstraint,
   type SpecDef,
   type SpecRange,
+  type SpecRulesDef,
+  SpecRulesFile,
 } from './schemas.js';

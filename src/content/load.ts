@@ -15,6 +15,8 @@ import {
   RelatedTypesFile,
   type RetailerDef,
   RetailerFile,
+  type SpecRulesDef,
+  SpecRulesFile,
 } from './schemas.js';
 
 /** The project's own `data/` folder, wherever the code runs from (src or dist). */
@@ -28,6 +30,8 @@ export interface Content {
   knowledge: KnowledgeFile[];
   /** accessory/consumable product type pairs (`taxonomy/related-types.json`); empty when absent */
   relatedTypes: RelatedTypeDef[];
+  /** specs that belong together, per product type (`taxonomy/spec-rules.json`); empty when absent */
+  specRules: SpecRulesDef[];
 }
 
 export class ContentError extends Error {}
@@ -61,6 +65,7 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
   const categoriesFile = join(dir, 'taxonomy', 'categories.json');
   const retailersFile = join(dir, 'retailers.json');
   const relatedFile = join(dir, 'taxonomy', 'related-types.json');
+  const rulesFile = join(dir, 'taxonomy', 'spec-rules.json');
   return {
     categories: existsSync(categoriesFile) ? readJson<CategoryDef[]>(categoriesFile, CategoryFile) : [],
     productTypes: jsonFiles(join(dir, 'taxonomy', 'product-types')).flatMap((f) =>
@@ -70,5 +75,6 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
     retailers: existsSync(retailersFile) ? readJson<RetailerDef[]>(retailersFile, RetailerFile) : [],
     knowledge: jsonFiles(join(dir, 'knowledge')).map((f) => readJson<KnowledgeFile>(f, KnowledgeFile)),
     relatedTypes: existsSync(relatedFile) ? readJson<RelatedTypeDef[]>(relatedFile, RelatedTypesFile) : [],
+    specRules: existsSync(rulesFile) ? readJson<SpecRulesDef[]>(rulesFile, SpecRulesFile) : [],
   };
 }

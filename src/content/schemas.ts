@@ -150,6 +150,33 @@ export const BrandFile = Type.Array(
     logo_url: OptText,
     description: OptText,
     product_types: Type.Optional(Type.Array(Slug)),
+    /** the brand's real product lines (series), entry line first (the demo generator prices by it) */
+    lines: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Text,
+            product_types: Type.Array(Slug, { minItems: 1 }),
+            /** share of the brand's products of these types in this line; lines without one split the rest */
+            share: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    /** cordless battery platforms: every tool of the listed types runs on one of them */
+    battery_platforms: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Text,
+            voltage: Type.Number({ exclusiveMinimum: 0 }),
+            product_types: Type.Array(Slug, { minItems: 1 }),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     profile: Type.Optional(Free),
   }),
 );
@@ -179,3 +206,75 @@ export const RelatedTypesFile = Type.Array(
   }),
 );
 export type RelatedTypeDef = Static<typeof RelatedTypesFile>[number];
+
+/** A spec value a rule names: an enum or string value, a number, a boolean. */
+const RuleValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+/** What a rule allows of one spec: a number interval and/or a list of allowed values. */
+const RuleConstraint = Type.Object(
+  {
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    values: Type.Optional(Type.Array(RuleValue, { minItems: 1 })),
+    not: Type.Optional(Type.Array(RuleValue, { minItems: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type RuleConstraint = Static<typeof RuleConstraint>;
+
+/**
+ * Specs of one product type that belong together (`taxonomy/spec-rules.json`, see
+ * data/README.md): conditional ranges (`when` every named spec — or `brand`, the brand slug —
+ * matches, `then` each named spec keeps to its constraint), monotone relations between two numeric specs (or a spec and the
+ * product's quality), and what the price follows.
+ */
+export const SpecRulesFile = Type.Array(
+  Type.Object(
+    {
+      product_type: Slug,
+      rules: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              when: Type.Record(Type.String(), Type.Union([RuleValue, RuleConstraint]), { minProperties: 1 }),
+              /** null: the spec does not apply (an electric range has no burner BTU) */
+              // biome-ignore lint/suspicious/noThenProperty: the rule language's own word, read from JSON, never awaited
+              then: Type.Record(Type.String(), Type.Union([RuleValue, RuleConstraint, Type.Null()]), {
+                minProperties: 1,
+              }),
+              note: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
+      relations: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              spec: Type.String(),
+              increases_with: Type.Optional(Type.String()),
+              decreases_with: Type.Optional(Type.String()),
+              note: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
+      price: Type.Optional(
+        Type.Object(
+          {
+            /** spec → elasticity: price ∝ (value / typical) ^ elasticity */
+            increases_with: Type.Optional(Type.Record(Type.String(), Type.Number())),
+            /** spec → value → price factor (booleans as "true"/"false") */
+            factors: Type.Optional(
+              Type.Record(Type.String(), Type.Record(Type.String(), Type.Number({ exclusiveMinimum: 0 }))),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type SpecRulesDef = Static<typeof SpecRulesFile>[number];

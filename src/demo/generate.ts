@@ -14,10 +14,16 @@ import {
 import { type DemoProduct, planProducts } from './plan.js';
 import { Random } from './random.js';
 
+/**
+ * Products the demo plans by default, variants included: about 10 % end up legacy (discontinued,
+ * no current offer), so this leaves the spec's 35,000+ live products (tiers 1–2).
+ */
+export const DEFAULT_DEMO_PRODUCTS = 39_000;
+
 export interface DemoOptions {
   outDir: string;
   content: Content;
-  /** approximate number of products, variants included (default 35,000) */
+  /** approximate number of products, variants included (default DEFAULT_DEMO_PRODUCTS) */
   products?: number;
   seed?: number;
   /** last day of the price history and the day of the feeds (YYYY-MM-DD, default today UTC) */
@@ -67,6 +73,19 @@ function styleOf(retailer: RetailerDef, index: number, rnd: Random): RetailerSty
   };
 }
 
+/** A short product description: brand, line, type, model and three specs with their units. */
+function describe(p: DemoProduct): string {
+  const facts = Object.entries(p.specs)
+    .slice(0, 3)
+    .map(([key, v]) => {
+      const def = p.type.specs.find((s) => s.key === key);
+      const value = Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
+      return `${def?.label ?? key}: ${value}${typeof v === 'number' && def?.unit ? ` ${def.unit}` : ''}`;
+    });
+  const line = [p.series, p.platform].filter(Boolean).join(' ');
+  return `${p.brand.name}${line ? ` ${line}` : ''} ${p.type.name.toLowerCase()}, model ${p.model}. ${facts.join('; ')}.`;
+}
+
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const tsvCell = (v: string) => v.replace(/[\t\r\n]+/g, ' ');
 
@@ -106,7 +125,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
   const endDay = options.endDay ?? new Date().toISOString().slice(0, 10);
   const endMs = Date.parse(`${endDay}T00:00:00Z`);
   const historyDays = options.historyDays ?? 365;
-  const products = planProducts(content, rnd, options.products ?? 35_000);
+  const products = planProducts(content, rnd, options.products ?? DEFAULT_DEMO_PRODUCTS);
   const retailers = content.retailers.filter((r) => r.is_active !== false);
   const styles = retailers.map((r, i) => styleOf(r, i, rnd));
   const categoryOf = new Map(content.categories.map((c) => [c.slug, c]));
@@ -178,10 +197,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
       writerFor(style).write([
         itemId,
         renderTitle(p, style, rnd),
-        `${p.brand.name} ${p.series} ${p.type.name.toLowerCase()}, model ${p.model}. ${Object.entries(p.specs)
-          .slice(0, 3)
-          .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
-          .join('; ')}.`,
+        describe(p),
         `https://${domain}/p/${itemId}`,
         `https://images.${domain}/${itemId}.jpg`,
         p.discontinued ? '' : `${price.toFixed(2)} USD`,

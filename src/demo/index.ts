@@ -1,4 +1,4 @@
-export { type DemoOptions, type DemoResult, generateDemo } from './generate.js';
+export { DEFAULT_DEMO_PRODUCTS, type DemoOptions, type DemoResult, generateDemo } from './generate.js';
 export { type PricePoint, priceHistory, saleEvents } from './history.js';
 export { type DemoProduct, planProducts } from './plan.js';
 export { Random } from './random.js';

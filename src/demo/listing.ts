@@ -48,37 +48,128 @@ export function renderSpec(
   return String(value);
 }
 
-/** The headline numeric spec, as titles show it ("65 in", "24 in"). */
-function headline(p: DemoProduct): string {
-  const spec = p.type.specs.find(
-    (s) => s.headline && s.type === 'number' && typeof p.specs[s.key] === 'number' && s.unit,
-  );
-  return spec ? `${p.specs[spec.key]}${spec.unit === 'in' ? '"' : ` ${spec.unit}`}` : '';
+/** Units written without a space in titles ("20V", "512GB", "1500W"). */
+const TIGHT_UNITS = new Set(['V', 'W', 'GB', 'TB', 'MP', 'mAh', 'Ah', 'Wh', 'mm', 'K', '%']);
+
+/** A quantity as a retailer title writes it: 65", 24 in., 25.5 cu. ft., 20V, 512GB, 1TB. */
+export function titleQuantity(value: number, unit: string, form: 'inch-mark' | 'abbrev'): string {
+  if (unit === 'GB' && value >= 1000 && value % 1000 === 0) return `${value / 1000}TB`;
+  if (unit === 'in') return form === 'inch-mark' ? `${value}"` : `${value} in.`;
+  if (unit === 'cu ft') return `${value} cu. ft.`;
+  if (unit === 'cups') return `${value}-Cup`;
+  if (TIGHT_UNITS.has(unit)) return `${value}${unit}`;
+  return `${value} ${unit}`;
 }
 
-/** A listing title in the retailer's style, with the variant words where the retailer shows them. */
+/** Variant values as titles show them: pack sizes as "6-Pack", capacities with their unit. */
+export function variantWords(p: DemoProduct, form: 'inch-mark' | 'abbrev' = 'abbrev'): string[] {
+  return Object.entries(p.variant).map(([dim, value]) => {
+    const n = Number(value);
+    if (/^\d+(\.\d+)?$/.test(value)) {
+      if (/pack|node/.test(dim)) return n === 1 ? '1-Pack' : `${value}-Pack`;
+      if (/count/.test(dim)) return `${value} Count`;
+      if (/case_size/.test(dim)) return `${value}mm`;
+      const unit = p.type.specs.find((s) => s.key === dim)?.unit;
+      if (unit) return unit === 'gal' && n < 1 ? 'Quart' : titleQuantity(n, unit, form);
+      return value;
+    }
+    return title(value);
+  });
+}
+
+const SIZE_UNITS = [
+  'in',
+  'ft',
+  'cu ft',
+  'gal',
+  'qt',
+  'cups',
+  'oz',
+  'GB',
+  'TB',
+  'V',
+  'BTU',
+  'BTU/h',
+  'W',
+  'Ah',
+  'mAh',
+  'Wh',
+];
+const unitRank = (unit: string | null | undefined) => {
+  const i = SIZE_UNITS.indexOf(unit ?? '');
+  return i >= 0 ? i : SIZE_UNITS.length;
+};
+
+/** The type's headline numbers with units ("65"", "24 in.") and headline enum words ("OLED"). */
+function headlines(
+  p: DemoProduct,
+  form: 'inch-mark' | 'abbrev',
+): { numbers: string[]; words: string[]; details: string[] } {
+  const numbers: string[] = [];
+  const details: string[] = [];
+  const words: string[] = [];
+  const sized: [boolean, string][] = [];
+  // sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"); ratings such as dBA come after
+  const specs = [...p.type.specs].sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
+  for (const s of specs) {
+    if (!s.headline) continue;
+    const v = p.specs[s.key];
+    if (s.type === 'number' && typeof v === 'number' && s.unit)
+      sized.push([unitRank(s.unit) < SIZE_UNITS.length, titleQuantity(v, s.unit, form)]);
+    else if (s.type === 'enum' && typeof v === 'string' && v !== 'none' && !/^(other|none|n\/a)$/i.test(v))
+      words.push(/^[a-z][A-Z]/.test(v) ? v : title(v));
+  }
+  // a size leads the title ("65"", "24 in.", "20V"); run times, areas and ratings only go in details
+  for (const [isSize, text] of sized) (isSize ? numbers : details).push(text);
+  return { numbers, words, details };
+}
+
+/**
+ * A listing title in the retailer's style (data/retailers.json `title_style`):
+ * - brand-first: brand, line, size, key feature, type, model, variant ("Samsung Neo QLED 65" QLED TV QN65QN90D - Titan Black")
+ * - model-last: line, size, type "in" color, then brand and model ("500 Series 24 in. Dishwasher in Stainless Steel - Bosch SHPM65Z55N")
+ * - spec-heavy: brand, line, type, then the headline specs and variant, model in parentheses
+ * - caps: a warehouse club's short upper-case line
+ * - terse: brand, model, type
+ */
 export function renderTitle(p: DemoProduct, style: RetailerStyle, rnd: Random): string {
-  const variant = Object.values(p.variant).map(title).join(' ');
-  const h = headline(p);
+  const form = style.titleStyle === 'brand-first' || style.titleStyle === 'caps' ? 'inch-mark' : 'abbrev';
+  const { numbers, words, details: extra } = headlines(p, form);
+  const variant = variantWords(p, form);
+  const size = numbers[0] ?? '';
+  const feature = words[0] ?? '';
+  const line = [p.series, p.platform].filter(Boolean).join(' ');
   const name = p.type.name;
+  const brand = p.brand.name;
   let text: string;
   switch (style.titleStyle) {
     case 'model-last':
-      text = `${h} ${name}${variant ? ` in ${variant}` : ''} - ${p.brand.name} ${p.model}`;
+      text = `${line} ${size} ${feature} ${name}${variant.length ? ` in ${variant.join(', ')}` : ''} - ${brand} ${p.model}`;
       break;
-    case 'spec-heavy':
-      text = `${p.brand.name} ${p.series} ${h} ${name}${variant ? `, ${variant}` : ''} (${p.model})`;
+    case 'spec-heavy': {
+      const details = [...[...numbers, ...extra].slice(0, 3), ...words.slice(0, 2), ...variant];
+      text = `${brand} ${line} ${name}${details.length ? `, ${details.join(', ')}` : ''} (${p.model})`;
       break;
+    }
     case 'caps':
-      text = `${p.brand.name} ${p.model} ${name} ${h} ${variant}`.toUpperCase();
+      text = `${brand} ${line} ${size} ${name} ${p.model} ${variant.join(' ')}`.toUpperCase();
       break;
     case 'terse':
-      text = `${p.brand.name} ${p.model}${rnd.chance(0.5) ? ` ${name}` : ''}`;
+      text = `${brand} ${p.model}${rnd.chance(0.7) ? ` ${name}` : ''}`;
       break;
     default:
-      text = `${p.brand.name} ${rnd.chance(0.6) ? `${p.series} ` : ''}${h} ${name} ${p.model}${variant && rnd.chance(0.7) ? ` - ${variant}` : ''}`;
+      text = `${brand} ${line} ${size} ${feature} ${name} ${p.model}${variant.length ? ` - ${variant.join(', ')}` : ''}`;
   }
-  return text.replace(/\s+/g, ' ').replace(/\s,/g, ',').trim();
+  return tidy(text);
+}
+
+/** Collapses spaces and drops a repeated word a line name and the type name share ("OLED OLED TV"). */
+function tidy(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\s,/g, ',')
+    .replace(/\b(\S+) \1\b/gi, '$1')
+    .trim();
 }
 
 /** The feed's brand text: usually the brand's name, sometimes an alias, upper case, or missing. */

@@ -1,6 +1,7 @@
-import type { BrandDef, Content, ProductTypeDef, SpecDef } from '../content/index.js';
+import type { BrandDef, Content, ProductTypeDef, SpecRulesDef } from '../content/index.js';
 import { gs1CheckDigit } from '../identifiers/index.js';
 import type { Random } from './random.js';
+import { drawSpecs, listPrice, type SpecValue, tierFactor } from './spec-draw.js';
 
 /** One real-world product of the demo catalog: what every retailer listing of it describes. */
 export interface DemoProduct {
@@ -12,120 +13,106 @@ export interface DemoProduct {
   brand: BrandDef;
   model: string;
   baseModel: string;
+  /** the brand's real line (series) the product belongs to; '' when the brand has none for the type */
   series: string;
+  /** the brand's cordless battery platform ("20V MAX"), when the type runs on one */
+  platform: string;
   generation: number;
   variant: Record<string, string>;
   gtin: string;
+  /** place of the product in its brand's range, 0–1 (its line's rank, or drawn): prices and features follow it */
+  quality: number;
   /** list price on the first day of the history */
   listPrice: number;
   /** yearly drift of the price: electronics fall, appliances hold */
   drift: number;
-  specs: Record<string, string | number | boolean | string[]>;
+  specs: Record<string, SpecValue>;
   /** discontinued products keep listings but have no current offer */
   discontinued: boolean;
 }
 
-/** Plausible ranges by unit for numeric specs: [low, high, step]. */
-const UNIT_RANGES: Record<string, [number, number, number]> = {
-  in: [10, 80, 0.5],
-  ft: [1, 50, 1],
-  lb: [5, 300, 1],
-  dBA: [38, 56, 1],
-  W: [40, 2000, 10],
-  kW: [1, 20, 1],
-  'cu ft': [1.5, 30, 0.1],
-  Hz: [60, 240, 60],
-  nits: [300, 3000, 50],
-  GB: [4, 2048, 4],
-  TB: [1, 20, 1],
-  MP: [12, 61, 1],
-  mAh: [2000, 30000, 500],
-  Wh: [200, 4000, 50],
-  BTU: [5000, 60000, 1000],
-  'BTU/h': [5000, 60000, 1000],
-  gal: [1, 80, 1],
-  GPM: [1.5, 11, 0.1],
-  PSI: [1000, 4000, 100],
-  CFM: [100, 1200, 10],
-  RPM: [600, 1600, 100],
-  V: [12, 240, 1],
-  A: [2, 60, 1],
-  Ah: [2, 12, 1],
-  hr: [1, 40, 1],
-  min: [5, 120, 5],
-  K: [2700, 6500, 100],
-  lm: [400, 3000, 50],
-  years: [1, 10, 1],
-  '%': [10, 99, 1],
-  qt: [1, 10, 0.5],
-  oz: [4, 64, 1],
-  cups: [2, 14, 1],
-  'sq ft': [100, 3000, 50],
-  mph: [10, 28, 1],
-  mi: [20, 80, 5],
-  cc: [100, 500, 10],
-  mm: [14, 600, 1],
-};
+/** A brand's real model-number scheme for a type, from the taxonomy's `model_patterns`. */
+interface ModelScheme {
+  regex: RegExp;
+  example: string;
+}
 
-/** Unitless counts by the words in their key: [low, high]; other counts fall back to 1–12. */
-const COUNT_RANGES: [RegExp, [number, number]][] = [
-  [/place_settings/, [8, 16]],
-  [/burners|elements|zones/, [4, 6]],
-  [/hdmi|usb|ports/, [1, 6]],
-  [/cycles|programs|modes/, [4, 14]],
-  [/speeds|settings|levels/, [2, 12]],
-  [/shelves|racks|drawers|doors/, [1, 5]],
-  [/year/, [2018, 2026]],
-  [/seer|eer|hspf/, [14, 24]],
-  [/afue/, [80, 98]],
-  [/rating|stars/, [1, 5]],
-];
-
-/** Spec keys whose value should follow the price: better products cost more. */
-const LOWER_IS_BETTER = /noise|weight|energy_use|annual_energy|power_consumption|response_time|decibel/;
-
-function specValue(spec: SpecDef, rnd: Random, quality: number): string | number | boolean | string[] | null {
-  switch (spec.type) {
-    case 'boolean':
-      return rnd.chance(0.25 + 0.5 * quality);
-    case 'enum':
-      return spec.values?.length ? rnd.pick(spec.values) : null;
-    case 'list':
-      return spec.values?.length
-        ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
-        : null;
-    case 'number': {
-      const count = COUNT_RANGES.find(([re]) => re.test(spec.key))?.[1];
-      const [lo, hi, step] = UNIT_RANGES[spec.unit ?? ''] ?? (count ? [count[0], count[1], 1] : [1, 12, 1]);
-      const position = LOWER_IS_BETTER.test(spec.key) ? 1 - quality : quality;
-      const jitter = (rnd.next() - 0.5) * 0.5;
-      const t = Math.min(1, Math.max(0, position + jitter));
-      const value = Math.round((lo + t * (hi - lo)) / step) * step;
-      return Number(value.toFixed(step < 1 ? 1 : 0));
-    }
-    default:
-      return null;
+function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
+  const p = type.model_patterns?.find((m) => m.brand === brand.slug && m.example);
+  if (!p?.example) return null;
+  try {
+    return { regex: new RegExp(p.regex.replace(/^\(\?i\)/, ''), 'i'), example: p.example };
+  } catch {
+    return null;
   }
 }
 
-/** A model number shaped like the brand's real scheme when the taxonomy gives an example. */
-function modelNumber(type: ProductTypeDef, brand: BrandDef, rnd: Random): string {
-  const pattern = type.model_patterns?.find((p) => p.brand === brand.slug && p.example);
-  if (pattern?.example) {
-    return [...pattern.example]
-      .map((c) =>
-        /\d/.test(c)
-          ? String(rnd.int(0, 9))
-          : /[A-Z]/.test(c) && rnd.chance(0.25)
-            ? String.fromCharCode(65 + rnd.int(0, 25))
-            : c,
-      )
-      .join('');
+/**
+ * A model number in the brand's real scheme: the taxonomy's example with its digits redrawn
+ * (and now and then a letter), kept only if the scheme's regex still accepts it. Brands
+ * without a scheme get a plausible letters-digits code.
+ */
+function modelNumber(type: ProductTypeDef, brand: BrandDef, scheme: ModelScheme | null, rnd: Random): string {
+  if (scheme) {
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const letters = attempt < 8 ? 0.2 : 0;
+      const candidate = [...scheme.example]
+        .map((c) =>
+          /\d/.test(c)
+            ? String(rnd.int(0, 9))
+            : /[A-Z]/.test(c) && rnd.chance(letters)
+              ? String.fromCharCode(65 + rnd.int(0, 25))
+              : c,
+        )
+        .join('');
+      if (scheme.regex.test(candidate)) return candidate;
+    }
+    return scheme.example;
   }
   const prefix = (
     brand.name.replace(/[^A-Za-z]/g, '').slice(0, 2) + type.slug.replace(/[^a-z]/g, '').slice(0, 2)
   ).toUpperCase();
   return `${prefix}${rnd.int(10, 99)}${String.fromCharCode(65 + rnd.int(0, 25))}${rnd.int(100, 999)}`;
+}
+
+/**
+ * A model number that names a line (Weber "Spirit E-310", JBL "Flip 6") names the product's
+ * own line: the example's line word is swapped for the product's when the scheme allows it.
+ */
+function inLine(
+  model: string,
+  series: string,
+  lines: { name: string }[],
+  scheme: ModelScheme | null,
+): string {
+  if (!series || !scheme) return model;
+  const named = lines.find((l) => model.startsWith(l.name));
+  if (!named || named.name === series) return model;
+  const swapped = series + model.slice(named.name.length);
+  return scheme.regex.test(swapped) ? swapped : model;
+}
+
+/**
+ * The model number of one variant: the base with the variant's code, placed where the brand's
+ * scheme allows it (appended, else replacing the trailing letters or the last character).
+ */
+function variantModel(base: string, code: string, index: number, scheme: ModelScheme | null): string {
+  if (!code) return base;
+  if (!scheme) return `${base}${code}`;
+  // the example's trailing letters are usually its color code (GE …RFSS, Samsung …SR); some
+  // schemes take a dash suffix (AT-LP120XUSB-BK) or a digit code (TOTO …#01)
+  const candidates = [
+    base.replace(/[A-Z]+$/i, code),
+    base.replace(/[A-Z]+$/i, code.slice(0, 1)),
+    `${base}${code}`,
+    `${base}-${code}`,
+    base.replace(/[A-Z]{2}$/i, code.slice(0, 2).padEnd(2, 'X')),
+    base.slice(0, -1) + code.slice(0, 1),
+    index === 0
+      ? base
+      : base.replace(/(\d)(\D*)$/, (_, d: string, rest: string) => `${(Number(d) + index) % 10}${rest}`),
+  ];
+  return candidates.find((c) => (c !== base || index === 0) && scheme.regex.test(c)) ?? `${base}${code}`;
 }
 
 /** Short code of a variant value in model numbers: "Stainless Steel" → SS, "Queen" → QN. */
@@ -152,19 +139,30 @@ const ELECTRONICS =
   /tv|laptop|phone|tablet|monitor|camera|drive|ssd|card|console|headphone|earbud|speaker|router|watch/;
 
 /**
- * Plans the demo's products: for every product type, base models from brands that really sell
- * the type, with color/size/configuration variants and, for some, a newer generation in the
- * same series. `target` is the approximate number of products (variants included).
+ * Plans the demo's products: for every product type, base models from the brands that really
+ * sell the type, in the brand's real lines and battery platforms, with specs drawn from the
+ * type's real-world ranges and rules, color/size/configuration variants and, for some, a newer
+ * generation. `target` is the approximate number of products (variants included).
  */
 export function planProducts(content: Content, rnd: Random, target: number): DemoProduct[] {
   const products: DemoProduct[] = [];
   const usedModels = new Set<string>();
+  const rulesOf = new Map(content.specRules.map((r) => [r.product_type, r]));
+  // a brand whose cordless platforms for the type all lie outside the type's voltage range
+  // cannot be shown truthfully: leave it out of that type (see platformsFor)
+  const sellers = new Map(
+    content.productTypes.map((t) => [
+      t.slug,
+      content.brands.filter((b) => b.product_types?.includes(t.slug) && platformsFor(b, t)?.length !== 0),
+    ]),
+  );
   // one base model per type per round, until the target is reached
   for (let round = 0; products.length < target && round < 10_000; round++) {
     const before = products.length;
     for (const type of content.productTypes) {
       if (products.length >= target) break;
-      addBaseModel(type, content, rnd, products, usedModels);
+      const brands = sellers.get(type.slug) ?? [];
+      if (brands.length) addBaseModel(type, brands, rulesOf.get(type.slug), rnd, products, usedModels);
     }
     if (products.length === before) break;
   }
@@ -173,103 +171,154 @@ export function planProducts(content: Content, rnd: Random, target: number): Dem
 
 function addBaseModel(
   type: ProductTypeDef,
-  content: Content,
+  brands: BrandDef[],
+  rules: SpecRulesDef | undefined,
   rnd: Random,
   products: DemoProduct[],
   usedModels: Set<string>,
 ): void {
-  let brands = content.brands.filter((b) => b.product_types?.includes(type.slug));
-  if (brands.length === 0) brands = relatedBrands(type, content);
-  if (brands.length === 0) brands = rnd.sample(content.brands, Math.min(3, content.brands.length));
-  if (brands.length === 0) return;
-  const range = type.price_range ?? { low: 40, typical: 200, high: 800 };
-  const variantDims = type.variant_dimensions.filter(
-    (d) => (type.controlled_values?.[d]?.values.length ?? 0) > 0,
-  );
-  {
-    const brand = rnd.pick(brands);
-    let base = modelNumber(type, brand, rnd);
-    for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++)
-      base = modelNumber(type, brand, rnd);
-    if (usedModels.has(`${brand.slug}:${base}`)) return;
-    usedModels.add(`${brand.slug}:${base}`);
-    const quality = rnd.next();
-    const listPrice =
-      Math.round((range.low + (range.high - range.low) * (0.15 * rnd.next() + 0.85 * quality ** 1.3)) * 100) /
-      100;
-    const series = `${rnd.pick(['100', '300', '500', '700', '800', '900'])} Series`;
-    const specs: DemoProduct['specs'] = {};
-    for (const spec of type.specs) {
-      if (type.variant_dimensions.includes(spec.key)) continue;
-      const value = specValue(spec, rnd, quality);
-      if (value !== null) specs[spec.key] = value;
+  const brand = rnd.pick(brands);
+  const scheme = schemeOf(type, brand);
+  // a line's place among the brand's lines for the type sets the product's quality
+  const lines = (brand.lines ?? []).filter((l) => l.product_types.includes(type.slug));
+  const lineIndex = pickLine(lines, rnd);
+  const quality =
+    lineIndex >= 0
+      ? (lineIndex + 0.15 + 0.7 * rnd.next()) / lines.length
+      : lines.length
+        ? 0.6 * rnd.next()
+        : rnd.next();
+  const series = lines[lineIndex]?.name ?? '';
+  const model = () => inLine(modelNumber(type, brand, scheme, rnd), series, lines, scheme);
+  let base = model();
+  for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++) base = model();
+  if (usedModels.has(`${brand.slug}:${base}`)) return;
+  usedModels.add(`${brand.slug}:${base}`);
+  const platforms = platformsFor(brand, type) ?? [];
+  const platform = platforms.length ? rnd.pick(platforms) : null;
+  const fixed: Record<string, SpecValue> = {};
+  const specKeys = new Set(type.specs.map((s) => s.key));
+  if (platform) {
+    if (specKeys.has('battery_platform')) fixed.battery_platform = platform.name;
+    if (specKeys.has('battery_voltage')) fixed.battery_voltage = platform.voltage;
+    // a tool on a battery platform is the cordless kind of its type
+    const cordless = type.specs
+      .find((s) => s.key === 'power_source' && s.type === 'enum')
+      ?.values?.find((v) => /cordless|battery/i.test(v));
+    if (cordless) fixed.power_source = cordless;
+  }
+  const specs = drawSpecs(type, rules, rnd, quality, fixed, { brand: brand.slug, series });
+  for (const dim of type.variant_dimensions) delete specs[dim];
+  const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).length > 0);
+  const noise = 0.92 + rnd.next() * 0.16;
+  const brandFactor = tierFactor(brand.profile?.quality_tier);
+  const drift = ELECTRONICS.test(type.slug) ? -0.05 - rnd.next() * 0.2 : -0.05 + rnd.next() * 0.1;
+  const generations = rnd.chance(0.2) ? 2 : 1;
+  for (let generation = 1; generation <= generations; generation++) {
+    // a newer generation bumps the last digit of the model number
+    let genBase = base;
+    if (generation === 2) {
+      const bumped = base.replace(
+        /(\d)(\D*)$/,
+        (_, d: string, rest: string) => `${(Number(d) + 1) % 10}${rest}`,
+      );
+      if (!scheme || scheme.regex.test(bumped)) genBase = bumped;
+      if (genBase === base || usedModels.has(`${brand.slug}:${genBase}`)) break;
+      usedModels.add(`${brand.slug}:${genBase}`);
     }
-    const drift = ELECTRONICS.test(type.slug) ? -0.05 - rnd.next() * 0.2 : -0.05 + rnd.next() * 0.1;
-    const generations = rnd.chance(0.2) ? 2 : 1;
-    for (let generation = 1; generation <= generations; generation++) {
-      // a newer generation bumps the last digit of the model number
-      const genBase =
-        generation === 1
-          ? base
-          : base.replace(/(\d)(\D*)$/, (_, d: string, rest: string) => `${(Number(d) + 1) % 10}${rest}`);
-      const combos = variantCombos(type, variantDims, rnd);
-      for (const variant of combos) {
-        const suffix = Object.values(variant).map(variantCode).join('');
-        const model = `${genBase}${suffix}`;
-        products.push({
-          key: `${brand.slug}:${model}`,
-          groupKey: `${brand.slug}:${genBase}`,
-          type,
-          brand,
-          model,
-          baseModel: genBase,
-          series,
-          generation,
-          variant,
-          gtin: makeGtin(rnd),
-          listPrice: Math.max(
-            4.99,
-            Math.round(
-              listPrice *
-                (generation === 2 ? 1.12 : 1) *
-                (1 + 0.04 * Object.keys(variant).length * rnd.next()) *
-                100,
-            ) / 100,
-          ),
-          drift,
-          specs,
-          discontinued: generations === 2 && generation === 1 && rnd.chance(0.5),
-        });
-      }
+    for (const [index, variant] of variantCombos(type, variantDims, rnd).entries()) {
+      const code = Object.values(variant).map(variantCode).join('');
+      const model = variantModel(genBase, code, index, scheme);
+      if (model !== genBase && usedModels.has(`${brand.slug}:${model}`)) continue;
+      usedModels.add(`${brand.slug}:${model}`);
+      const all = { ...specs, ...numericVariant(type, variant) };
+      const price = listPrice(type, rules, all, brandFactor, quality, noise * (generation === 2 ? 1.08 : 1));
+      products.push({
+        key: `${brand.slug}:${model}`,
+        groupKey: `${brand.slug}:${genBase}`,
+        type,
+        brand,
+        model,
+        baseModel: genBase,
+        series,
+        platform: platform?.name ?? '',
+        generation,
+        quality,
+        variant,
+        gtin: makeGtin(rnd),
+        listPrice: Math.max(4.99, price),
+        drift,
+        specs,
+        discontinued: generations === 2 && generation === 1 && rnd.chance(0.5),
+      });
     }
   }
+}
+
+/**
+ * The brand's battery platforms for a type whose voltage the type's `battery_voltage` range
+ * allows; null when the brand has no platform for the type (corded or not cordless).
+ */
+function platformsFor(brand: BrandDef, type: ProductTypeDef) {
+  const covering = (brand.battery_platforms ?? []).filter((p) => p.product_types.includes(type.slug));
+  if (!covering.length) return null;
+  const range = type.specs.find((s) => s.key === 'battery_voltage')?.range;
+  return range
+    ? covering.filter(
+        (p) =>
+          p.voltage >= range.min &&
+          p.voltage <= range.max &&
+          (!range.values || range.values.includes(p.voltage)),
+      )
+    : covering;
+}
+
+/**
+ * Index of the line a new product belongs to, or -1 for none: lines with a `share` take that
+ * share of the brand's products, the others split the rest equally (none when all have one).
+ */
+function pickLine(lines: { share?: number }[], rnd: Random): number {
+  if (!lines.length) return -1;
+  const fixed = lines.reduce((n, l) => n + (l.share ?? 0), 0);
+  const open = lines.filter((l) => l.share === undefined).length;
+  const each = open ? Math.max(0, 1 - fixed) / open : 0;
+  let u = rnd.next();
+  for (const [i, l] of lines.entries()) {
+    u -= l.share ?? each;
+    if (u < 0) return i;
+  }
+  return -1;
+}
+
+/** A variant's numeric dimensions as spec values ("256" → 256 GB) for the price. */
+function numericVariant(type: ProductTypeDef, variant: Record<string, string>): Record<string, SpecValue> {
+  const out: Record<string, SpecValue> = {};
+  for (const [k, v] of Object.entries(variant)) {
+    const def = type.specs.find((s) => s.key === k);
+    out[k] = def?.type === 'number' && Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  return out;
+}
+
+/** The controlled values of a variant dimension, numeric ones only inside the spec's range. */
+function variantValues(type: ProductTypeDef, dim: string): string[] {
+  const values = type.controlled_values?.[dim]?.values ?? [];
+  const range = type.specs.find((s) => s.key === dim && s.type === 'number')?.range;
+  if (!range) return values;
+  return values.filter((v) => {
+    const n = Number(v);
+    return (
+      Number.isFinite(n) && n >= range.min && n <= range.max && (!range.values || range.values.includes(n))
+    );
+  });
 }
 
 function variantCombos(type: ProductTypeDef, dims: string[], rnd: Random): Record<string, string>[] {
   let combos: Record<string, string>[] = [{}];
   for (const dim of dims.slice(0, 2)) {
-    const values = type.controlled_values?.[dim]?.values ?? [];
+    const values = variantValues(type, dim);
     const chosen = rnd.sample(values, rnd.int(1, Math.min(3, values.length)));
     combos = combos.flatMap((c) => chosen.map((v) => ({ ...c, [dim]: v })));
   }
   return combos.slice(0, 4);
-}
-
-/**
- * Brands for a type no brand lists: those selling other types of the same subcategory, else
- * of the same top category (a TV-mount maker is likelier an electronics brand than a bike one).
- */
-function relatedBrands(type: ProductTypeDef, content: Content): BrandDef[] {
-  const parentOf = new Map(content.categories.map((c) => [c.slug, c.parent]));
-  const subcategoryOf = new Map(content.productTypes.map((t) => [t.slug, t.subcategory]));
-  const sells = (b: BrandDef, where: (typeSlug: string) => boolean) => (b.product_types ?? []).some(where);
-  const same = content.brands.filter((b) => sells(b, (t) => subcategoryOf.get(t) === type.subcategory));
-  if (same.length > 0) return same;
-  const top = parentOf.get(type.subcategory) ?? type.subcategory;
-  return content.brands.filter((b) =>
-    sells(b, (t) => {
-      const sub = subcategoryOf.get(t);
-      return sub !== undefined && (parentOf.get(sub) ?? sub) === top;
-    }),
-  );
 }

@@ -1,5 +1,5 @@
 import { loadContent } from '../../src/content/index.js';
-import { generateDemo } from '../../src/demo/index.js';
+import { type DemoResult, generateDemo } from '../../src/demo/index.js';
 import { type IngestReport, runIngest } from '../../src/ingest/index.js';
 
 /**
@@ -13,7 +13,7 @@ export async function ingestDemo(options: {
   seed: number;
   historyDays: number;
   withHistory?: boolean;
-}): Promise<{ report: IngestReport; truthPath: string }> {
+}): Promise<{ report: IngestReport; truthPath: string; demo: DemoResult }> {
   const content = loadContent();
   const day = '2026-11-20';
   const demo = await generateDemo({
@@ -31,5 +31,5 @@ export async function ingestDemo(options: {
     day,
     ...(options.withHistory && demo.historyPath ? { history: [demo.historyPath] } : {}),
   });
-  return { report, truthPath: demo.truthPath };
+  return { report, truthPath: demo.truthPath, demo };
 }

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { loadContent, type RuleConstraint } from '../content/index.js';
+import { planProducts } from './plan.js';
+import { Random } from './random.js';
+import { matches, narrow, satisfies, unsqueeze } from './spec-draw.js';
+
+const content = loadContent();
+const typeOf = new Map(content.productTypes.map((t) => [t.slug, t]));
+
+/** Spearman rank correlation of two equally long lists. */
+function spearman(xs: number[], ys: number[]): number {
+  const rank = (v: number[]) => {
+    const order = v.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+    const r = new Array<number>(v.length);
+    for (let i = 0; i < order.length; ) {
+      let j = i;
+      while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+      for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const [a, b] = [rank(xs), rank(ys)];
+  const mean = (v: number[]) => v.reduce((n, x) => n + x, 0) / v.length;
+  const [ma, mb] = [mean(a), mean(b)];
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (let i = 0; i < a.length; i++) {
+    num += (a[i]! - ma) * (b[i]! - mb);
+    da += (a[i]! - ma) ** 2;
+    db += (b[i]! - mb) ** 2;
+  }
+  return da && db ? num / Math.sqrt(da * db) : 0;
+}
+
+describe('spec rules data (taxonomy/spec-rules.json)', () => {
+  it('names real product types, specs and values, and every numeric constraint fits the spec range', () => {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const entry of content.specRules) {
+      const type = typeOf.get(entry.product_type);
+      if (!type) {
+        problems.push(`unknown type ${entry.product_type}`);
+        continue;
+      }
+      if (seen.has(type.slug)) problems.push(`${type.slug} listed twice`);
+      seen.add(type.slug);
+      const spec = (key: string) => type.specs.find((s) => s.key === key);
+      const check = (where: string, key: string, c: RuleConstraint | string | number | boolean | null) => {
+        if (key === 'brand' && where.endsWith('when')) {
+          const slugs = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+          for (const b of slugs)
+            if (!content.brands.some((x) => x.slug === b && x.product_types?.includes(type.slug)))
+              problems.push(`${type.slug} ${where}: brand ${b} does not sell the type`);
+          return;
+        }
+        if (key === 'series' && where.endsWith('when')) {
+          const names = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+          for (const n of names)
+            if (
+              !content.brands.some((b) =>
+                b.lines?.some((l) => l.name === n && l.product_types.includes(type.slug)),
+              )
+            )
+              problems.push(`${type.slug} ${where}: no brand has a ${n} line of the type`);
+          return;
+        }
+        const s = spec(key);
+        if (!s) return problems.push(`${type.slug} ${where}: no spec ${key}`);
+        if (c === null) return;
+        const values = typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+        if (s.type === 'enum' || s.type === 'list')
+          for (const v of values)
+            if (!s.values?.includes(String(v)))
+              problems.push(`${type.slug} ${where}: ${key} has no value ${v}`);
+        if (s.type === 'boolean')
+          for (const v of values)
+            if (typeof v !== 'boolean') problems.push(`${type.slug} ${where}: ${key} is boolean`);
+        if (s.type === 'number' && s.range && !narrow(s.range, c))
+          problems.push(`${type.slug} ${where}: ${key} ${JSON.stringify(c)} is outside its range`);
+      };
+      for (const [i, rule] of (entry.rules ?? []).entries()) {
+        for (const [k, c] of Object.entries(rule.when)) check(`rule ${i} when`, k, c);
+        for (const [k, c] of Object.entries(rule.then)) check(`rule ${i} then`, k, c);
+      }
+      for (const rel of entry.relations ?? []) {
+        const driver = rel.increases_with ?? rel.decreases_with;
+        if (!driver || (rel.increases_with && rel.decreases_with))
+          problems.push(`${type.slug}: relation of ${rel.spec}`);
+        if (spec(rel.spec)?.type !== 'number')
+          problems.push(`${type.slug}: relation on non-numeric ${rel.spec}`);
+        if (driver !== 'quality' && spec(driver ?? '')?.type !== 'number')
+          problems.push(`${type.slug}: ${rel.spec} follows non-numeric ${driver}`);
+      }
+      for (const key of Object.keys(entry.price?.increases_with ?? {}))
+        if (spec(key)?.type !== 'number') problems.push(`${type.slug} price: ${key} is not numeric`);
+      for (const [key, table] of Object.entries(entry.price?.factors ?? {})) {
+        const s = spec(key);
+        if (!s) problems.push(`${type.slug} price: no spec ${key}`);
+        for (const v of Object.keys(table))
+          if (s?.type === 'boolean' ? v !== 'true' && v !== 'false' : !s?.values?.includes(v))
+            problems.push(`${type.slug} price: ${key} has no value ${v}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('planProducts on the real taxonomy', () => {
+  const products = planProducts(content, new Random(42), 30_000);
+  const rulesOf = new Map(content.specRules.map((r) => [r.product_type, r]));
+
+  it('covers every product type, each from brands that really sell it', () => {
+    expect(new Set(products.map((p) => p.type.slug)).size).toBe(content.productTypes.length);
+    for (const p of products)
+      expect(p.brand.product_types, `${p.brand.slug} ${p.type.slug}`).toContain(p.type.slug);
+  });
+
+  it('draws every numeric spec and numeric variant inside its real-world range', () => {
+    const outside: string[] = [];
+    for (const p of products) {
+      const values = { ...p.specs, ...p.variant };
+      for (const s of p.type.specs) {
+        const raw = values[s.key];
+        if (s.type !== 'number' || raw === undefined) continue;
+        const v = Number(raw);
+        const r = s.range!;
+        if (!(v >= r.min && v <= r.max) || (r.values && !r.values.includes(v)))
+          outside.push(`${p.type.slug}.${s.key}=${v} [${r.min}, ${r.max}]`);
+      }
+    }
+    expect(outside.slice(0, 20)).toEqual([]);
+  });
+
+  it('keeps every rule of the type: when its condition holds, its constraint holds', () => {
+    const broken: string[] = [];
+    for (const p of products)
+      for (const rule of rulesOf.get(p.type.slug)?.rules ?? [])
+        if (matches({ ...p.specs, brand: p.brand.slug, series: p.series }, rule.when))
+          for (const [k, c] of Object.entries(rule.then))
+            if (!satisfies(p.specs[k], c))
+              broken.push(`${p.key} ${JSON.stringify(rule.when)} → ${k}=${p.specs[k]}`);
+    expect(broken.slice(0, 20)).toEqual([]);
+  });
+
+  it('follows the monotone relations between numeric specs', () => {
+    const weak: string[] = [];
+    for (const entry of content.specRules)
+      for (const rel of entry.relations ?? []) {
+        const driver = rel.increases_with ?? rel.decreases_with!;
+        if (driver === 'quality') continue;
+        const pairs = products
+          .filter((p) => p.type.slug === entry.product_type)
+          .map((p) => [p.specs[driver], p.specs[rel.spec]])
+          .filter((x): x is [number, number] => typeof x[0] === 'number' && typeof x[1] === 'number');
+        if (pairs.length < 30) continue;
+        const rho = spearman(
+          pairs.map((x) => x[0]),
+          pairs.map((x) => x[1]),
+        );
+        if ((rel.increases_with ? rho : -rho) < 0.3)
+          weak.push(`${entry.product_type}: ${rel.spec} ~ ${driver} ρ=${rho.toFixed(2)}`);
+      }
+    expect(weak).toEqual([]);
+  });
+
+  it('prices follow the specs the price rules name, other price factors held equal', () => {
+    const weak: string[] = [];
+    for (const entry of content.specRules)
+      for (const [key, elasticity] of Object.entries(entry.price?.increases_with ?? {})) {
+        if (Math.abs(elasticity) < 0.5) continue;
+        const followsQuality = (entry.relations ?? []).some(
+          (r) => r.spec === key && (r.increases_with ?? r.decreases_with) === 'quality',
+        );
+        // compare products that share brand tier and every value-priced spec
+        const strata = new Map<string, [number, number][]>();
+        for (const p of products) {
+          const v = p.specs[key];
+          if (p.type.slug !== entry.product_type || typeof v !== 'number') continue;
+          const k = JSON.stringify([
+            p.brand.profile?.quality_tier,
+            ...Object.keys(entry.price?.factors ?? {}).map((f) => p.specs[f]),
+          ]);
+          // the other priced specs' and the line's own effect taken out, so only this spec's effect is left
+          let others = 0;
+          for (const [j, e] of Object.entries(entry.price?.increases_with ?? {})) {
+            const x = p.specs[j];
+            const typical = p.type.specs.find((s) => s.key === j)?.range?.typical;
+            if (j !== key && typeof x === 'number' && x > 0 && typical) others += e * Math.log(x / typical);
+          }
+          // a spec that follows the line's quality carries the line's effect; leave that in
+          const line = followsQuality ? 0 : 0.9 * (p.quality - 0.5);
+          const range = p.type.price_range ?? { low: 40, typical: 200, high: 800 };
+          const raw = unsqueeze(p.listPrice, range.low, range.typical, range.high);
+          strata.set(k, [...(strata.get(k) ?? []), [v, Math.log(raw) - others - line]]);
+        }
+        let sum = 0;
+        let n = 0;
+        for (const pairs of strata.values()) {
+          if (pairs.length < 8 || new Set(pairs.map((x) => x[0])).size < 2) continue;
+          sum +=
+            pairs.length *
+            spearman(
+              pairs.map((x) => x[0]),
+              pairs.map((x) => x[1]),
+            );
+          n += pairs.length;
+        }
+        if (n >= 30 && (Math.sign(elasticity) * sum) / n < 0.2)
+          weak.push(`${entry.product_type}: price ~ ${key} ρ=${(sum / n).toFixed(2)} over ${n}`);
+      }
+    expect(weak).toEqual([]);
+  });
+
+  it('prices a 65 in OLED TV above a 43 in LED-LCD TV of the same brand tier', () => {
+    const tvType = content.productTypes.filter((t) => t.slug === 'tv');
+    const tvs = planProducts({ ...content, productTypes: tvType }, new Random(7), 3000);
+    let compared = 0;
+    for (const tier of ['budget', 'mid-range', 'premium', 'luxury']) {
+      const of = tvs.filter((p) => p.brand.profile?.quality_tier === tier);
+      const oled = of.filter(
+        (p) => p.specs.screen_size === 65 && String(p.specs.panel_type).includes('OLED'),
+      );
+      const led = of.filter((p) => p.specs.screen_size === 43 && p.specs.panel_type === 'LED-LCD');
+      if (!oled.length || !led.length) continue;
+      compared++;
+      expect(Math.min(...oled.map((p) => p.listPrice)), tier).toBeGreaterThan(
+        Math.max(...led.map((p) => p.listPrice)),
+      );
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  it('puts a series only on its own brand, in a line the brand has for the type', () => {
+    for (const p of products) {
+      if (!p.series) continue;
+      const lines = (p.brand.lines ?? [])
+        .filter((l) => l.product_types.includes(p.type.slug))
+        .map((l) => l.name);
+      expect(lines, `${p.key} ${p.series}`).toContain(p.series);
+    }
+    expect(products.some((p) => p.series === '800 Series' && p.brand.slug === 'bosch')).toBe(true);
+    expect(
+      products.some(
+        (p) => p.series.endsWith('Series') && p.brand.slug === 'fisher-paykel' && /\d00/.test(p.series),
+      ),
+    ).toBe(false);
+  });
+
+  it("gives cordless tools their brand's battery platform and its voltage", () => {
+    const tools = products.filter((p) =>
+      (p.brand.battery_platforms ?? []).some((b) => b.product_types.includes(p.type.slug)),
+    );
+    expect(tools.length).toBeGreaterThan(50);
+    for (const p of tools) {
+      const platform = p.brand.battery_platforms!.find((b) => b.name === p.platform);
+      expect(platform?.product_types, p.key).toContain(p.type.slug);
+      if (p.type.specs.some((s) => s.key === 'battery_voltage'))
+        expect(p.specs.battery_voltage, p.key).toBe(platform!.voltage);
+      if (p.type.specs.some((s) => s.key === 'battery_platform'))
+        expect(p.specs.battery_platform, p.key).toBe(p.platform);
+      // regression: "Milwaukee M18 20" Corded Electric Hedge Trimmer"
+      if (p.specs.power_source !== undefined)
+        expect(String(p.specs.power_source), p.key).toMatch(/cordless|battery/i);
+    }
+  });
+
+  it("writes model numbers in the brand's scheme where the taxonomy has one", () => {
+    let checked = 0;
+    const off: string[] = [];
+    for (const p of products) {
+      const pattern = p.type.model_patterns?.find((m) => m.brand === p.brand.slug && m.example);
+      if (!pattern) continue;
+      checked++;
+      if (!new RegExp(pattern.regex.replace(/^\(\?i\)/, ''), 'i').test(p.model))
+        off.push(`${p.type.slug} ${p.model}`);
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(off.length / checked, off.slice(0, 10).join(', ')).toBeLessThan(0.05);
+  });
+});

@@ -1,0 +1,320 @@
+import type { ProductTypeDef, RuleConstraint, SpecDef, SpecRange, SpecRulesDef } from '../content/index.js';
+import type { Random } from './random.js';
+
+export type SpecValue = string | number | boolean | string[];
+type RuleValue = string | number | boolean;
+
+/** A numeric spec without a real-world range: the demo cannot draw it (data/README.md). */
+export class MissingRangeError extends Error {
+  constructor(type: string, spec: string) {
+    super(
+      `${type}.${spec}: numeric spec has no range in data/taxonomy (the demo draws every number from it)`,
+    );
+    this.name = 'MissingRangeError';
+  }
+}
+
+/** Decimals a step is quoted in: 0.5 → 1, 1 → 0, 0.25 → 2. */
+const decimalsOf = (n: number) => {
+  const s = String(n);
+  return s.includes('e-') ? Number(s.split('e-')[1]) : (s.split('.')[1]?.length ?? 0);
+};
+
+/** The step of a range: its own, else the finest precision its bounds are written in. */
+export const stepOf = (r: SpecRange): number =>
+  r.step ?? 10 ** -Math.max(decimalsOf(r.min), decimalsOf(r.max), decimalsOf(r.typical));
+
+/** A range narrowed by a rule's constraint; null when nothing real is left. */
+export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange | null {
+  const allowed =
+    typeof c === 'object' ? c.values?.filter((v): v is number => typeof v === 'number') : [c as number];
+  const min = Math.max(r.min, typeof c === 'object' ? (c.min ?? r.min) : (c as number));
+  const max = Math.min(r.max, typeof c === 'object' ? (c.max ?? r.max) : (c as number));
+  if (min > max) return null;
+  let values = r.values;
+  let weights = r.weights;
+  if (values) {
+    const keep = values.map(
+      (v) =>
+        v >= min &&
+        v <= max &&
+        (!allowed?.length || allowed.includes(v)) &&
+        !(typeof c === 'object' && c.not?.includes(v)),
+    );
+    weights = weights?.filter((_, i) => keep[i]);
+    values = values.filter((_, i) => keep[i]);
+    if (values.length === 0) return null;
+  } else if (allowed?.length) {
+    values = allowed.filter((v) => v >= min && v <= max);
+    weights = undefined;
+    if (values.length === 0) return null;
+  }
+  return { ...r, min, max, typical: Math.min(max, Math.max(min, r.typical)), values, weights };
+}
+
+/**
+ * The value at quantile `u` of a range's distribution: discrete `values` by their `weights`
+ * (equal when absent), else a triangular distribution over [min, max] peaking at `typical`,
+ * rounded to the range's step and kept inside [min, max]. A quantile (not a fresh draw) lets
+ * related specs share one position: a bigger TV is heavier because both sit at the same u.
+ */
+export function quantile(r: SpecRange, u: number): number {
+  const t = Math.min(1, Math.max(0, u));
+  if (r.values?.length) {
+    const pairs = r.values
+      .map((v, i) => [v, r.weights?.[i] ?? (r.weights ? 0 : 1)] as const)
+      .filter(([, w]) => w > 0)
+      .sort((a, b) => a[0] - b[0]);
+    const list = pairs.length ? pairs : r.values.map((v) => [v, 1] as const);
+    const total = list.reduce((n, [, w]) => n + w, 0);
+    let acc = 0;
+    for (const [v, w] of list) {
+      acc += w;
+      if (t * total <= acc) return v;
+    }
+    return list.at(-1)![0];
+  }
+  const { min: a, max: b } = r;
+  if (b <= a) return a;
+  const c = Math.min(b, Math.max(a, r.typical));
+  const fc = (c - a) / (b - a);
+  const raw = t < fc ? a + Math.sqrt(t * (b - a) * (c - a)) : b - Math.sqrt((1 - t) * (b - a) * (b - c));
+  const step = stepOf(r);
+  let v = Math.round(raw / step) * step;
+  if (v > b) v -= step;
+  if (v < a) v += step;
+  return Number(Math.min(b, Math.max(a, v)).toFixed(decimalsOf(step)));
+}
+
+/** Whether a value meets a rule's condition or constraint (null: the spec is absent). */
+export function satisfies(value: SpecValue | undefined, c: RuleConstraint | RuleValue | null): boolean {
+  if (c === null) return value === undefined;
+  if (value === undefined) return false;
+  if (typeof c !== 'object') return Array.isArray(value) ? value.includes(String(c)) : value === c;
+  const has = (v: RuleValue) => (Array.isArray(value) ? value.includes(String(v)) : value === v);
+  if (c.values && !c.values.some(has)) return false;
+  if (c.not?.some(has)) return false;
+  if (typeof value === 'number') {
+    if (c.min !== undefined && value < c.min) return false;
+    if (c.max !== undefined && value > c.max) return false;
+  } else if (c.min !== undefined || c.max !== undefined) return false;
+  return true;
+}
+
+export const matches = (
+  specs: Record<string, SpecValue>,
+  when: Record<string, RuleConstraint | RuleValue | null>,
+) => Object.entries(when).every(([k, c]) => satisfies(specs[k], c));
+
+/** Drivers of a spec's position: another numeric spec or the product's quality. */
+const QUALITY = 'quality';
+
+/**
+ * Draws the specs of one product of `type`: every number from its range (an error when it has
+ * none), enums and lists from their values, booleans by the product's quality, then settles the
+ * type's rules: each number is the quantile of its own position (a random one, or its driver's
+ * position give or take 0.1 along a relation) in its range narrowed by every rule whose
+ * condition holds; a non-number that breaks a rule is re-drawn among what the rule allows.
+ * `fixed` values (a battery platform's voltage) are kept as given.
+ */
+export function drawSpecs(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  rnd: Random,
+  quality: number,
+  fixed: Record<string, SpecValue> = {},
+  context: { brand?: string; series?: string } = {},
+): Record<string, SpecValue> {
+  const specs: Record<string, SpecValue> = {};
+  // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
+  // is an OLED); they are not specs
+  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) =>
+    matches({ ...specs, brand: context.brand ?? '', series: context.series ?? '' }, when);
+  const byKey = new Map(type.specs.map((s) => [s.key, s]));
+  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  for (const rel of rules?.relations ?? []) {
+    const driver = rel.increases_with ?? rel.decreases_with;
+    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+  }
+  const fixedKeys = new Set(Object.keys(fixed));
+  Object.assign(specs, fixed);
+  const numbers = type.specs.filter((s) => s.type === 'number' && !fixedKeys.has(s.key));
+  for (const spec of numbers) if (!spec.range) throw new MissingRangeError(type.slug, spec.key);
+  // one random position and one jitter per number, drawn once so the settling converges
+  const own = new Map(numbers.map((s) => [s.key, rnd.next()]));
+  const jitter = new Map(numbers.map((s) => [s.key, (rnd.next() - 0.5) * 0.2]));
+  for (const spec of type.specs) {
+    if (fixedKeys.has(spec.key) || spec.type === 'number') continue;
+    const v = drawOther(spec, rnd, quality);
+    if (v !== null) specs[spec.key] = v;
+  }
+  const positionOf = (key: string): number => {
+    const rel = driverOf.get(key);
+    if (!rel) return own.get(key) ?? 0.5;
+    let d: number | undefined;
+    if (rel.driver === QUALITY) d = quality;
+    else {
+      const def = byKey.get(rel.driver);
+      const v = specs[rel.driver];
+      if (def?.range && typeof v === 'number') d = cdf(def.range, v);
+    }
+    if (d === undefined) return own.get(key) ?? 0.5;
+    return Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (jitter.get(key) ?? 0)));
+  };
+  const ruleRules = rules?.rules ?? [];
+  for (let pass = 0; pass < 6; pass++) {
+    let changed = false;
+    for (const spec of numbers) {
+      let range: SpecRange = spec.range!;
+      let absent = false;
+      for (const rule of ruleRules) {
+        const c = rule.then[spec.key];
+        if (c === undefined || !holds(rule.when)) continue;
+        if (c === null) absent = true;
+        else range = narrow(range, c) ?? range;
+      }
+      if (absent) {
+        if (spec.key in specs) {
+          delete specs[spec.key];
+          changed = true;
+        }
+        continue;
+      }
+      const v = quantile(range, positionOf(spec.key));
+      if (specs[spec.key] !== v) {
+        specs[spec.key] = v;
+        changed = true;
+      }
+    }
+    for (const rule of ruleRules) {
+      if (!holds(rule.when)) continue;
+      for (const [key, c] of Object.entries(rule.then)) {
+        const spec = byKey.get(key);
+        if (!spec || spec.type === 'number' || fixedKeys.has(key) || satisfies(specs[key], c)) continue;
+        if (c === null) delete specs[key];
+        else {
+          // a value every rule that applies now allows, else one this (earlier, stronger) rule allows
+          const all = ruleRules
+            .filter((r) => r.then[key] !== undefined && r.then[key] !== null && holds(r.when))
+            .map((r) => r.then[key] as RuleConstraint | RuleValue);
+          const next = allowedValue(spec, c, rnd, all);
+          if (next === null) continue;
+          specs[key] = next;
+        }
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return specs;
+}
+
+/**
+ * The inverse of `quantile`: where a value sits in its range's distribution (mid-point of its
+ * weight for discrete values), so a driver's final value, not its first draw, moves its followers.
+ */
+export function cdf(r: SpecRange, v: number): number {
+  if (r.values?.length) {
+    const pairs = r.values.map((x, i) => [x, r.weights?.[i] ?? 1] as const).sort((a, b) => a[0] - b[0]);
+    const total = pairs.reduce((n, [, w]) => n + w, 0) || 1;
+    let acc = 0;
+    for (const [x, w] of pairs) {
+      if (x >= v) return (acc + w / 2) / total;
+      acc += w;
+    }
+    return 1;
+  }
+  const { min: a, max: b } = r;
+  if (b <= a) return 0.5;
+  const c = Math.min(b, Math.max(a, r.typical));
+  const x = Math.min(b, Math.max(a, v));
+  if (x <= c) return c > a ? (x - a) ** 2 / ((b - a) * (c - a)) : 0;
+  return b > c ? 1 - (b - x) ** 2 / ((b - a) * (b - c)) : 1;
+}
+
+function drawOther(spec: SpecDef, rnd: Random, quality: number): SpecValue | null {
+  switch (spec.type) {
+    case 'boolean':
+      return rnd.chance(0.25 + 0.5 * quality);
+    case 'enum':
+      return spec.values?.length ? rnd.pick(spec.values) : null;
+    case 'list':
+      return spec.values?.length
+        ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
+        : null;
+    default:
+      return null;
+  }
+}
+
+/** A value of a non-numeric spec that meets a rule's constraint. */
+function allowedValue(
+  spec: SpecDef,
+  c: RuleConstraint | RuleValue,
+  rnd: Random,
+  others: (RuleConstraint | RuleValue)[] = [],
+): SpecValue | null {
+  if (typeof c !== 'object') return spec.type === 'list' ? [String(c)] : c;
+  const allowed = (c.values ?? spec.values ?? []).filter(
+    (v) => (!spec.values || spec.values.includes(String(v))) && !c.not?.includes(v),
+  );
+  if (!allowed.length) return null;
+  const best = allowed.filter((v) => others.every((o) => satisfies(v, o)));
+  const pool = best.length ? best : allowed;
+  return spec.type === 'list' ? [String(rnd.pick(pool))] : rnd.pick(pool);
+}
+
+const BRAND_TIER: Record<string, number> = { budget: 0.75, 'mid-range': 1, premium: 1.3, luxury: 1.8 };
+
+/** Brand tier as a price factor (budget 0.75 … luxury 1.8). */
+export const tierFactor = (tier: unknown): number => BRAND_TIER[String(tier)] ?? 1;
+
+/**
+ * The list price of a product: the type's typical price times the price rule's factors (each
+ * spec's elasticity against its typical value, each value's factor), the brand tier and the
+ * line's quality, then squeezed monotonically into the type's [low, high] price range so that
+ * an order of raw prices stays the order of list prices.
+ */
+export function listPrice(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  specs: Record<string, SpecValue>,
+  brandFactor: number,
+  quality: number,
+  noise: number,
+): number {
+  const range = type.price_range ?? { low: 40, typical: 200, high: 800 };
+  let raw = range.typical * brandFactor * Math.exp((quality - 0.5) * 0.9) * noise;
+  for (const [key, elasticity] of Object.entries(rules?.price?.increases_with ?? {})) {
+    const v = specs[key];
+    const typical = type.specs.find((s) => s.key === key)?.range?.typical;
+    if (typeof v === 'number' && typical && typical > 0 && v > 0) raw *= (v / typical) ** elasticity;
+  }
+  for (const [key, table] of Object.entries(rules?.price?.factors ?? {})) {
+    const v = specs[key];
+    const values = Array.isArray(v) ? v : v === undefined ? [] : [String(v)];
+    for (const value of values) raw *= table[value] ?? 1;
+  }
+  return Math.round(squeeze(raw, range.low, range.typical, range.high) * 100) / 100;
+}
+
+/** Monotone map of (0, ∞) into (low, high) that leaves prices near `mid` almost unchanged. */
+export function squeeze(x: number, low: number, mid: number, high: number): number {
+  if (!(low < mid && mid < high)) return Math.min(high, Math.max(low, x));
+  const [lx, ll, lm, lh] = [Math.log(x), Math.log(low), Math.log(mid), Math.log(high)];
+  const y =
+    lx >= lm
+      ? lm + (lh - lm) * Math.tanh((lx - lm) / (lh - lm))
+      : lm - (lm - ll) * Math.tanh((lm - lx) / (lm - ll));
+  return Math.exp(y);
+}
+
+/** The inverse of `squeeze`: the raw price a list price came from. */
+export function unsqueeze(y: number, low: number, mid: number, high: number): number {
+  if (!(low < mid && mid < high)) return y;
+  const [ly, ll, lm, lh] = [Math.log(y), Math.log(low), Math.log(mid), Math.log(high)];
+  const t = (v: number) => Math.atanh(Math.min(1 - 1e-12, Math.max(-(1 - 1e-12), v)));
+  return Math.exp(
+    ly >= lm ? lm + (lh - lm) * t((ly - lm) / (lh - lm)) : lm - (lm - ll) * t((lm - ly) / (lm - ll)),
+  );
+}
