@@ -107,4 +107,5 @@ await cannon(
 );
 serverProc.kill('SIGTERM');
 await new Promise((r) => serverProc.once('exit', r));
+
 catalog.cleanup();

@@ -54,6 +54,17 @@ const ConfigSchema = Type.Object({
     default: 20,
     description: 'missing or invalid keys one client address may send per minute before 429',
   }),
+  SHELF_RATE_WINDOW_MS: Type.Integer({
+    minimum: 1000,
+    default: 60_000,
+    description:
+      "length of the plans' rolling per-minute window, ms; leave it at 60000 (tests shorten it, the code path is the same)",
+  }),
+  SHELF_MCP_IDLE_S: Type.Integer({
+    minimum: 1,
+    default: 300,
+    description: 'remote MCP sessions (/mcp, /sse) without a message this long are closed, seconds',
+  }),
   SHELF_API_URL: Type.String({
     default: 'http://127.0.0.1:3000',
     description: 'REST base URL used by the MCP server',

@@ -117,12 +117,22 @@ describe('access: keys, bad-key throttling and publishable keys', () => {
   async function slowsDownBadKeys(url: string) {
     const good = createKey(catalog.dataDir, { plan: 'pro' });
     const statuses: number[] = [];
+    const took: number[] = [];
     for (let i = 0; i < 5; i++) {
+      const started = Date.now();
       const res = await get(url, fresh(), `sk_shelf_live_${String(i).padStart(32, 'x')}`);
+      took.push(Date.now() - started);
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    // regression (200 guesses answered in 114 ms): past a quarter of the budget each
+    // failure is held twice as long as the one before (100, 200, 400 ms here)
+    expect(took[2]).toBeGreaterThanOrEqual(95);
+    expect(took[3]).toBeGreaterThanOrEqual(195);
+    expect(took[4]).toBeGreaterThanOrEqual(395);
+    const startedSlowed = Date.now();
     const slowed = await get(url, fresh(), 'sk_shelf_live_guessguessguessguessguessguessgues');
+    expect(Date.now() - startedSlowed).toBeGreaterThanOrEqual(795);
     expectError(slowed, 429, 'RATE_LIMITED');
     const retryAfter = Number(slowed.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);

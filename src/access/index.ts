@@ -1,3 +1,4 @@
+export type { KeyAdmin, KeyDirectory, NewKey } from './key-directory.js';
 export { KeyStore } from './key-store.js';
 export {
   type ApiKeyRecord,
@@ -9,7 +10,9 @@ export {
   keyPrefix,
 } from './keys.js';
 export {
+  AUTH_DELAY_CAP_MS,
   type AuthFailureState,
+  authDelayMs,
   authFailureHeaders,
   Limiter,
   type LimiterOptions,
@@ -18,6 +21,7 @@ export {
   QUOTA_WARNING_SHARE,
 } from './limiter.js';
 export { isPlanId, PLAN_IDS, PLANS, type PlanId, planAtLeast } from './plans.js';
+export { RedisKeyStore, type RedisKeyStoreOptions } from './redis-key-store.js';
 export { normalizeOrigin, publishableMayCall } from './scope.js';
 export {
   type CounterStore,
@@ -26,9 +30,10 @@ export {
   createCounterStore,
   FallbackStore,
   LocalStore,
+  MemoryUsageSink,
   RedisStore,
   type StoreLogger,
 } from './stores/index.js';
 export { monthOf, type UsageCounts, UsageRepo, type UsageRow } from './usage.js';
 export { type UsageReportRow, usageReport } from './usage-report.js';
-export { readUsage } from './usage-source.js';
+export { readRedisUsage, readUsage } from './usage-source.js';

@@ -2,9 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { type Db, migrate, openWritable, stmt } from '../catalog/index.js';
+import type { KeyAdmin, KeyDirectory } from './key-directory.js';
 import { type ApiKeyRecord, generateKey, hashKey, KEY_PATTERN, type KeyEnv, type KeyType } from './keys.js';
 import { sql as accessV1 } from './migrations/001-access.js';
 import type { PlanId } from './plans.js';
+import type { UsageSink } from './stores/counter-store.js';
+import { UsageRepo } from './usage.js';
 
 const accessMigrations = [{ version: 1, sql: accessV1 }];
 
@@ -38,7 +41,7 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
  * Keys and monthly usage in `<dataDir>/access.db` (SQLite, WAL). The CLI and running servers
  * open the same file, so a key created or revoked by the CLI takes effect on the next request.
  */
-export class KeyStore {
+export class KeyStore implements KeyDirectory, KeyAdmin {
   readonly db: Db;
   /**
    * active records by the presented key, valid while no other connection has written
@@ -150,6 +153,17 @@ export class KeyStore {
       "SELECT allowed_origins_json FROM api_keys WHERE type = 'publishable' AND revoked_at IS NULL",
     ).all() as { allowed_origins_json: string }[];
     return new Set(rows.flatMap((r) => JSON.parse(r.allowed_origins_json) as string[]));
+  }
+
+  usageSink(): UsageSink {
+    return new UsageRepo(this.db);
+  }
+
+  /** Every record with its hash, for copying the keys to Redis (`shelf keys import-to-redis`). */
+  exportRecords(): { hash: string; record: ApiKeyRecord }[] {
+    return (
+      stmt(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as (KeyRow & { hash: string })[]
+    ).map((r) => ({ hash: r.hash, record: toRecord(r) }));
   }
 
   close(): void {

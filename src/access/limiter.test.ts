@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from './keys.js';
-import { Limiter, limitHeaders } from './limiter.js';
+import { authDelayMs, Limiter, limitHeaders } from './limiter.js';
 import { LocalStore } from './stores/local-store.js';
 import { emptyUsage, type UsageRow } from './usage.js';
 
@@ -99,5 +100,77 @@ describe('Limiter over LocalStore (fake clock)', () => {
     await first.store.close();
     const second = new Limiter(new LocalStore(sink, { flushMs: 0 }));
     expect((await second.hit(key({ plan: 'pro' }), { count: 'requests' })).month.used).toBe(5);
+  });
+
+  it('a Free key gets 10, not 19, in 3.7 s across the turn of a minute (fixed windows let 19 through)', async () => {
+    let now = start + 58_000;
+    const limiter = new Limiter(new LocalStore(memorySink(), { flushMs: 0, now: () => now }), {
+      now: () => now,
+    });
+    let served = 0;
+    for (let i = 0; i < 38; i++) {
+      now = start + 58_000 + i * 100;
+      if (!(await limiter.hit(key({ id: 'boundary' }), { count: 'requests' })).blocked) served++;
+    }
+    expect(served).toBe(10);
+  });
+
+  it('no rolling window ever holds more than the limit, and Retry-After is never early (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 120 }),
+        fc.constantFrom(3, 10),
+        async (gaps, perMinute) => {
+          let now = start;
+          const store = new LocalStore(memorySink(), { flushMs: 0, now: () => now });
+          const accepted: number[] = [];
+          for (const gap of gaps) {
+            now += gap;
+            const state = await store.hit({
+              keyId: 'p',
+              limit: perMinute,
+              windowMs: 60_000,
+              month: '2026-11',
+              monthTtlMs: 1,
+              field: 'requests',
+              cap: null,
+            });
+            if (!state.blocked) accepted.push(now);
+            else {
+              // at the moment Retry-After names, a request is allowed again: the oldest left
+              const allowedAt = now + Math.ceil(state.resetMs / 1000) * 1000;
+              const inWindowThen = accepted.filter((t) => t > allowedAt - 60_000).length;
+              expect(inWindowThen).toBeLessThan(perMinute);
+            }
+          }
+          for (const t of accepted)
+            expect(accepted.filter((u) => u >= t && u < t + 60_000).length).toBeLessThanOrEqual(perMinute);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('failed authentications are delayed progressively per address and per key prefix', async () => {
+    let now = start;
+    const limiter = new Limiter(new LocalStore(memorySink(), { flushMs: 0, now: () => now }), {
+      now: () => now,
+      authFailuresPerMinute: 20,
+    });
+    const delays: number[] = [];
+    for (let i = 0; i < 10; i++) delays.push((await limiter.authFailure('10.0.0.1', null)).delayMs);
+    expect(delays).toEqual([0, 0, 0, 0, 0, 100, 200, 400, 800, 1600]);
+    // one key prefix from many addresses: delayed past the budget, whatever the address
+    const prefixDelays: number[] = [];
+    for (let i = 0; i < 23; i++)
+      prefixDelays.push(
+        (await limiter.authFailure(`10.1.0.${i}`, `sk_shelf_live_Ab12Cd34${String(i).padStart(24, 'x')}`))
+          .delayMs,
+      );
+    expect(prefixDelays.slice(0, 20).every((d) => d === 0)).toBe(true);
+    expect(prefixDelays.slice(20)).toEqual([100, 200, 400]);
+    expect(authDelayMs(1000, 5)).toBe(5000);
+    now += 60_000;
+    expect((await limiter.authFailure('10.0.0.1', null)).delayMs).toBe(0);
   });
 });

@@ -5,6 +5,12 @@ import { MONTH_TTL_MS } from './stores/fallback-store.js';
 import { monthOf, msToMonthEnd, type UsageCounts } from './usage.js';
 
 const MINUTE_MS = 60_000;
+/** The longest a failed authentication is held before it is answered, ms. */
+export const AUTH_DELAY_CAP_MS = 5_000;
+/** The first delayed failure waits this long; each further one twice as long, ms. */
+const AUTH_DELAY_BASE_MS = 100;
+/** Characters of a presented key that make its prefix (`sk_shelf_live_` and 8 more). */
+const KEY_PREFIX_LENGTH = 22;
 /** The IETF draft's window of the monthly policy: 30 days. */
 const MONTH_WINDOW_S = 2_592_000;
 /** Share of the monthly quota at which every response carries a warning. */
@@ -12,7 +18,7 @@ export const QUOTA_WARNING_SHARE = 0.8;
 
 /** The state of a key's limits after one request, as headers and errors show it. */
 export interface LimitState {
-  minute: { limit: number; remaining: number; resetMs: number };
+  minute: { limit: number; remaining: number; resetMs: number; windowMs: number };
   month: { limit: number; remaining: number; used: number; resetMs: number };
   /** why the request is refused, if it is */
   blocked: null | 'minute' | 'month';
@@ -27,14 +33,31 @@ export interface AuthFailureState {
   limit: number;
   remaining: number;
   resetMs: number;
+  windowMs: number;
   blocked: boolean;
   retryAfter: number | null;
+  /** how long to hold this answer, ms: grows with the failures of the address and of the key prefix */
+  delayMs: number;
 }
 
 export interface LimiterOptions {
-  /** failed authentications one client address may make per minute before 429 (default 20) */
+  /** failed authentications one client address may make per window before 429 (default 20) */
   authFailuresPerMinute?: number;
+  /**
+   * length of the rolling rate window, ms (default 60 000, the plans' minute). Only tests
+   * shorten it: the code path is the same, only the window's length changes.
+   */
+  windowMs?: number;
   now?: () => number;
+}
+
+/**
+ * The delay of the `failures`-th failure in a window when the first `free` are not
+ * delayed: 0, then 100 ms doubling with each failure, at most `AUTH_DELAY_CAP_MS`.
+ */
+export function authDelayMs(failures: number, free: number): number {
+  if (failures <= free) return 0;
+  return Math.min(AUTH_DELAY_CAP_MS, AUTH_DELAY_BASE_MS * 2 ** Math.min(16, failures - free - 1));
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -46,6 +69,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  */
 export class Limiter {
   readonly authFailuresPerMinute: number;
+  readonly windowMs: number;
   readonly #now: () => number;
 
   constructor(
@@ -53,6 +77,7 @@ export class Limiter {
     options: LimiterOptions = {},
   ) {
     this.authFailuresPerMinute = options.authFailuresPerMinute ?? 20;
+    this.windowMs = options.windowMs ?? MINUTE_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -77,7 +102,7 @@ export class Limiter {
     return {
       keyId: key.id,
       limit: plan.perMinute,
-      windowMs: MINUTE_MS,
+      windowMs: this.windowMs,
       month: monthOf(now),
       monthTtlMs: MONTH_TTL_MS,
       field: count === 'none' ? null : count,
@@ -101,6 +126,7 @@ export class Limiter {
         limit: plan.perMinute,
         remaining: Math.max(0, plan.perMinute - result.count),
         resetMs: result.resetMs,
+        windowMs: this.windowMs,
       },
       month: {
         limit: plan.monthly,
@@ -114,21 +140,59 @@ export class Limiter {
     };
   }
 
+  /**
+   * Counts one MCP protocol message of a key against its plan's separate budget
+   * (`mcpMessagesPerMinute` in the rolling window); blocked past it.
+   */
+  async mcpMessage(
+    key: ApiKeyRecord,
+  ): Promise<{ limit: number; blocked: boolean; retryAfter: number | null }> {
+    const limit = PLANS[key.plan].mcpMessagesPerMinute;
+    const { count, resetMs } = await this.store.incrWindow(`mcp:${key.id}`, this.windowMs, limit + 1);
+    const blocked = count > limit;
+    return { limit, blocked, retryAfter: blocked ? seconds(resetMs) : null };
+  }
+
   /** Records an error response of a key (reported by `shelf keys usage`). */
   async noteError(key: ApiKeyRecord): Promise<void> {
     await this.store.add(key.id, monthOf(this.#now()), 'errors', 1, MONTH_TTL_MS);
   }
 
-  /** Counts one failed authentication from `address`; blocked past the per-minute budget. */
-  async authFailure(address: string): Promise<AuthFailureState> {
-    const { count, resetMs } = await this.store.incrWindow(`authfail:${address}`, MINUTE_MS);
-    const blocked = count > this.authFailuresPerMinute;
+  /**
+   * Counts one failed authentication from `address` with the presented key (null: none);
+   * blocked past the address's budget in the rolling window. The answer is to be held for
+   * `delayMs`: past a quarter of the budget, each failure of the address waits twice as
+   * long as the one before, and so does each failure of the same key prefix (its first 22
+   * characters) past the whole budget, from any address, so guessing the rest of a partly
+   * known key is slowed even when it is spread over many addresses.
+   */
+  async authFailure(address: string, presented: string | null = null): Promise<AuthFailureState> {
+    const limit = this.authFailuresPerMinute;
+    // the stored count stops just past the budget: a flood costs the same memory as one more failure
+    const [byAddress, byPrefix] = await Promise.all([
+      this.store.incrWindow(`authfail:${address}`, this.windowMs, limit + 1),
+      presented && presented.length >= KEY_PREFIX_LENGTH
+        ? this.store.incrWindow(
+            `authprefix:${presented.slice(0, KEY_PREFIX_LENGTH)}`,
+            this.windowMs,
+            limit * 4,
+          )
+        : null,
+    ]);
+    const { count, resetMs } = byAddress;
+    const blocked = count > limit;
+    const delayMs = Math.max(
+      authDelayMs(count, Math.ceil(limit / 4)),
+      byPrefix ? authDelayMs(byPrefix.count, limit) : 0,
+    );
     return {
-      limit: this.authFailuresPerMinute,
-      remaining: Math.max(0, this.authFailuresPerMinute - count),
+      limit,
+      remaining: Math.max(0, limit - count),
       resetMs,
+      windowMs: this.windowMs,
       blocked,
       retryAfter: blocked ? seconds(resetMs) : null,
+      delayMs,
     };
   }
 }
@@ -156,7 +220,7 @@ export function limitHeaders(
     'X-RateLimit-Reset': String(Math.ceil((now + minute.resetMs) / 1000)),
     'X-MonthlyQuota-Limit': String(month.limit),
     'X-MonthlyQuota-Remaining': String(month.remaining),
-    'RateLimit-Policy': `"minute";q=${minute.limit};w=60, "month";q=${month.limit};w=${MONTH_WINDOW_S}`,
+    'RateLimit-Policy': `"minute";q=${minute.limit};w=${Math.round(minute.windowMs / 1000)}, "month";q=${month.limit};w=${MONTH_WINDOW_S}`,
     RateLimit: `"minute";r=${minute.remaining};t=${seconds(minute.resetMs)}, "month";r=${month.remaining};t=${seconds(month.resetMs)}`,
   };
 }
@@ -175,7 +239,7 @@ export function authFailureHeaders(
     'X-RateLimit-Reset': String(Math.ceil((now + state.resetMs) / 1000)),
     'X-MonthlyQuota-Limit': '0',
     'X-MonthlyQuota-Remaining': '0',
-    'RateLimit-Policy': `"auth-failures";q=${state.limit};w=60`,
+    'RateLimit-Policy': `"auth-failures";q=${state.limit};w=${Math.round(state.windowMs / 1000)}`,
     RateLimit: `"auth-failures";r=${state.remaining};t=${seconds(state.resetMs)}`,
   };
 }

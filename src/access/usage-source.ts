@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import type { KeyStore } from './key-store.js';
+import type { RedisKeyStore } from './redis-key-store.js';
+import { MemoryUsageSink } from './stores/memory-sink.js';
 import { RedisStore } from './stores/redis-store.js';
 import { UsageRepo, type UsageRow } from './usage.js';
 
@@ -55,3 +57,26 @@ export async function readUsage(
 }
 
 const currentMonth = () => new Date().toISOString().slice(0, 7);
+
+/**
+ * Usage rows when keys and usage live in Redis: this month's and last month's totals (Redis
+ * keeps a month 40 days), or the month asked for, of every key or one.
+ */
+export async function readRedisUsage(
+  keys: RedisKeyStore,
+  filter: { keyId?: string; month?: string },
+): Promise<UsageRow[]> {
+  const now = new Date();
+  const months = filter.month
+    ? [filter.month]
+    : [
+        currentMonth(),
+        new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7),
+      ];
+  const ids = filter.keyId ? [filter.keyId] : (await keys.list()).map((k) => k.id);
+  const store = new RedisStore(keys.redis, new MemoryUsageSink());
+  const rows = await store.read(ids.flatMap((keyId) => months.map((month) => ({ keyId, month }))));
+  return rows
+    .filter((r) => r.requests + r.cached + r.errors > 0)
+    .sort((a, b) => b.month.localeCompare(a.month) || a.keyId.localeCompare(b.keyId));
+}

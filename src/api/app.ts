@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { createCounterStore, type KeyStore, Limiter, UsageRepo } from '../access/index.js';
+import { createCounterStore, type KeyDirectory, Limiter } from '../access/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 import { explorePlugin } from '../explore/index.js';
 import { createSearchEngine, type SearchEngine } from '../search/index.js';
-import { authPlugin } from './plugins/auth.js';
+import { authPlugin, logRedaction, redactUrl } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
 import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
 import { swaggerPlugin } from './plugins/swagger.js';
@@ -23,7 +23,8 @@ import { searchRoutes } from './routes/v2/search.js';
 
 export interface AppOptions {
   catalog: CatalogProvider;
-  keys: KeyStore;
+  /** API keys: access.db (`KeyStore`) or Redis (`RedisKeyStore`) */
+  keys: KeyDirectory;
   /** counters, limits and the response cache (defaults: local counters, cache on) */
   access?: AccessOptions;
   /** Fastify logger option (default: no logging) */
@@ -43,6 +44,10 @@ export interface AccessOptions {
   usageFlushMs?: number;
   /** failed authentications per client address and minute before 429 (default 20) */
   authFailuresPerMinute?: number;
+  /** length of the rolling rate window, ms (default 60 000; only tests shorten it) */
+  rateWindowMs?: number;
+  /** remote MCP sessions without a message this long are closed, ms (default 5 minutes) */
+  mcpIdleMs?: number;
   cache?: CacheOptions;
 }
 
@@ -52,9 +57,12 @@ export interface AccessOptions {
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // keys never reach the logs (`?api_key=`, X-API-Key, Authorization)
+    logger: options.logger ? { ...(options.logger === true ? {} : options.logger), ...logRedaction } : false,
     // one log line per request (the onResponse hook below), not Fastify's two
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors,
+    clientErrorHandler,
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
@@ -76,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         statusCode: reply.statusCode,
         responseTime: Math.round(reply.elapsedTime * 100) / 100,
       },
@@ -109,13 +117,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const access = options.access ?? {};
   const counters = createCounterStore({
-    sink: new UsageRepo(options.keys.db),
+    sink: options.keys.usageSink(),
     redisUrl: access.redisUrl,
     flushMs: access.usageFlushMs,
     log: app.log,
   });
   app.addHook('onClose', () => counters.close());
-  const limiter = new Limiter(counters, { authFailuresPerMinute: access.authFailuresPerMinute });
+  const limiter = new Limiter(counters, {
+    authFailuresPerMinute: access.authFailuresPerMinute,
+    windowMs: access.rateWindowMs,
+  });
   const catalogVersion = () => app.catalog().version;
 
   await app.register(
@@ -135,6 +146,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
-  await app.register(mcpPlugin, { keys: options.keys, limiter });
+  await app.register(mcpPlugin, { keys: options.keys, limiter, idleMs: access.mcpIdleMs });
   return app;
 }

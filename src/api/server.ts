@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { KeyStore } from '../access/index.js';
+import { type KeyDirectory, KeyStore, RedisKeyStore, type StoreLogger } from '../access/index.js';
 import { CatalogProvider } from '../catalog/index.js';
 import { type Config, isTTY } from '../config.js';
 import { createSearchEngine, providerFromConfig } from '../search/index.js';
@@ -18,7 +18,16 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Starts the REST API on the configured host and port, with logging and graceful shutdown. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const keys = new KeyStore(config.dataDir);
+  let app: FastifyInstance | null = null;
+  // the app's logger does not exist yet while the keys are first read
+  const log: StoreLogger = {
+    info: (obj, msg) => app?.log.info(obj, msg),
+    warn: (obj, msg) => app?.log.warn(obj, msg),
+  };
+  // with Redis, keys live there (shared by every replica); else in access.db
+  const keys: KeyDirectory & { close(): unknown } = config.REDIS_URL
+    ? await RedisKeyStore.open(config.REDIS_URL, { follow: true, log })
+    : new KeyStore(config.dataDir);
   const logger =
     config.LOG_LEVEL === 'silent'
       ? false
@@ -33,7 +42,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
               }
             : {}),
         };
-  let app: FastifyInstance | null = null;
   const provider = new CatalogProvider({
     dataDir: config.dataDir,
     documentCacheBytes: config.SHELF_DOCUMENT_CACHE_MB * 1024 * 1024,
@@ -48,6 +56,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     access: {
       redisUrl: config.REDIS_URL,
       authFailuresPerMinute: config.SHELF_AUTH_FAILURES_PER_MINUTE,
+      rateWindowMs: config.SHELF_RATE_WINDOW_MS,
+      mcpIdleMs: config.SHELF_MCP_IDLE_S * 1000,
       cache: {
         maxEntries: config.SHELF_CACHE_MAX_ENTRIES,
         maxBytes: config.SHELF_CACHE_MAX_MB * 1024 * 1024,
@@ -82,7 +92,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       } finally {
         clearTimeout(cut);
         provider.close();
-        keys.close();
+        await keys.close();
       }
     })();
     return closing;

@@ -1,7 +1,17 @@
 #!/usr/bin/env node
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { isPlanId, KeyStore, PLAN_IDS, type PlanId, readUsage, usageReport } from '../access/index.js';
+import {
+  isPlanId,
+  type KeyAdmin,
+  KeyStore,
+  PLAN_IDS,
+  type PlanId,
+  RedisKeyStore,
+  readRedisUsage,
+  readUsage,
+  usageReport,
+} from '../access/index.js';
 import { startServer } from '../api/index.js';
 import { listSnapshots, rollbackSnapshot } from '../catalog/index.js';
 import { loadConfig } from '../config.js';
@@ -38,6 +48,9 @@ program
     if (options.demo) await buildDemoInChild(config.dataDir, say);
     const server = await startServer(config);
     const demoKey = options.demo ? ensureDemoKey(config.dataDir) : null;
+    // the demo key is made in access.db: with Redis, replicas know only the keys in Redis
+    if (demoKey && config.REDIS_URL)
+      await copyKeysToRedis(config.dataDir, config.REDIS_URL).catch(() => null);
     say('');
     say(`Shelf is serving on ${server.url}`);
     if (demoKey) {
@@ -303,12 +316,16 @@ program
   });
 
 const keys = program.command('keys').description('manage API keys');
-const withKeys = async <T>(fn: (store: KeyStore) => T): Promise<T> => {
-  const store = new KeyStore(loadConfig().dataDir);
+/** The keys of this deployment: in Redis when REDIS_URL is set (shared by every replica), else access.db. */
+const withKeys = async <T>(fn: (store: KeyAdmin) => T | Promise<T>): Promise<T> => {
+  const config = loadConfig();
+  const store: KeyAdmin = config.REDIS_URL
+    ? await RedisKeyStore.open(config.REDIS_URL)
+    : new KeyStore(config.dataDir);
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 };
 
@@ -332,12 +349,12 @@ keys
       origin?: string[];
       json?: boolean;
     }) =>
-      withKeys((store) => {
+      withKeys(async (store) => {
         if (o.type === 'publishable' && !o.origin?.length)
           throw new InvalidArgumentError(
             'a publishable key needs --origin: the browser Origins it may be used from (e.g. https://shop.example)',
           );
-        const { key, record } = store.create({
+        const { key, record } = await store.create({
           type: o.type,
           env: o.env,
           plan: o.plan,
@@ -357,8 +374,8 @@ keys
   .description('list keys (never the keys themselves)')
   .option('--json', 'print JSON')
   .action((o: { json?: boolean }) =>
-    withKeys((store) => {
-      const list = store.list();
+    withKeys(async (store) => {
+      const list = await store.list();
       if (o.json) return void process.stdout.write(`${JSON.stringify(list)}\n`);
       for (const k of list)
         process.stdout.write(
@@ -372,9 +389,9 @@ keys
   .description('revoke a key by id (or its last four characters)')
   .argument('<key-id>')
   .action((id: string) =>
-    withKeys((store) => {
-      const record = store.find(id);
-      if (!record || !store.revoke(record.id)) {
+    withKeys(async (store) => {
+      const record = await store.find(id);
+      if (!record || !(await store.revoke(record.id))) {
         process.stderr.write(`No active key ${id}\n`);
         process.exitCode = 1;
         return;
@@ -389,9 +406,9 @@ keys
   .argument('<key-id>')
   .argument('<plan>', 'free, starter, pro or enterprise', plan)
   .action((id: string, newPlan: PlanId) =>
-    withKeys((store) => {
-      const record = store.find(id);
-      if (!record || !store.setPlan(record.id, newPlan)) {
+    withKeys(async (store) => {
+      const record = await store.find(id);
+      if (!record || !(await store.setPlan(record.id, newPlan))) {
         process.stderr.write(`No key ${id}\n`);
         process.exitCode = 1;
         return;
@@ -409,22 +426,19 @@ keys
   .action(async (id: string | undefined, o: { month?: string; json?: boolean }) => {
     if (o.month && !/^\d{4}-(0[1-9]|1[0-2])$/.test(o.month))
       throw new InvalidArgumentError('--month must be YYYY-MM');
-    const config = loadConfig();
-    const store = new KeyStore(config.dataDir);
-    try {
-      const record = id ? store.find(id) : null;
+    await withKeys(async (store) => {
+      const record = id ? await store.find(id) : null;
       if (id && !record) {
         process.stderr.write(`No key ${id}\n`);
         process.exitCode = 1;
         return;
       }
-      const { rows, warning } = await readUsage(
-        store,
-        { keyId: record?.id, month: o.month },
-        config.REDIS_URL,
-      );
-      if (warning) process.stderr.write(`${warning}\n`);
-      const report = usageReport(store.list(), rows);
+      const filter = { keyId: record?.id, month: o.month };
+      const rows =
+        store instanceof RedisKeyStore
+          ? await readRedisUsage(store, filter)
+          : (await readUsage(store as KeyStore, filter)).rows;
+      const report = usageReport(await store.list(), rows);
       if (o.json) return void process.stdout.write(`${JSON.stringify(report)}\n`);
       const table = [
         ['month', 'key', 'env', 'plan', 'requests', 'cached', 'errors', 'quota', 'overage'],
@@ -449,9 +463,32 @@ keys
             .trimEnd()}\n`,
         );
       if (report.length === 0) process.stdout.write('No usage recorded yet.\n');
-    } finally {
-      store.close();
-    }
+    });
+  });
+
+/** Copies the keys of access.db that Redis lacks (the demo key with REDIS_URL set, a move to replicas). */
+async function copyKeysToRedis(dataDir: string, redisUrl: string): Promise<{ added: number; of: number }> {
+  const local = new KeyStore(dataDir);
+  const redis = await RedisKeyStore.open(redisUrl);
+  try {
+    const records = local.exportRecords();
+    return { added: await redis.importRecords(records), of: records.length };
+  } finally {
+    local.close();
+    await redis.close();
+  }
+}
+
+keys
+  .command('copy-to-redis')
+  .description('copy the keys of access.db to the Redis of REDIS_URL (moving to several replicas)')
+  .action(async () => {
+    const config = loadConfig();
+    if (!config.REDIS_URL) throw new InvalidArgumentError('set REDIS_URL to the Redis the replicas share');
+    const { added, of } = await copyKeysToRedis(config.dataDir, config.REDIS_URL);
+    process.stdout.write(
+      `Copied ${added} of ${of} keys to Redis (keys already there were left as they are)\n`,
+    );
   });
 
 program

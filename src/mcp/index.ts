@@ -8,7 +8,7 @@ export {
   RestClient,
   ShelfApiError,
 } from './rest-client.js';
-export { McpSessions, type McpSessionsOptions } from './sessions.js';
+export { MCP_IDLE_MS, type McpCaller, McpSessions, type McpSessionsOptions } from './sessions.js';
 export { createMcpServer, runStdioServer, SERVER_INFO } from './stdio.js';
 export { InvalidArgument, TOOL_ERROR_ADVICE, ToolFailure, toolError, toolErrorCode } from './tool-errors.js';
 export { registerTools, TOOL_NAMES } from './tools/index.js';

@@ -10,18 +10,30 @@ export interface McpSessionsOptions {
   createServer(apiKey: string, req: IncomingMessage): McpServer;
   /** where legacy SSE clients POST their messages (default `/messages`) */
   messagesPath?: string;
-  /** sessions idle this long are closed (default 30 minutes) */
+  /** sessions without a message this long are closed, SSE streams included (default 5 minutes) */
   idleMs?: number;
-  /** most open sessions at once; further initializations get 503 (default 1,000) */
+  /** most open sessions of all keys at once; further initializations get 503 (default 1,000) */
   maxSessions?: number;
+}
+
+/** Who opens a session: the authenticated key, its id, and how many sessions it may hold. */
+export interface McpCaller {
+  key: string;
+  keyId: string;
+  /** the key's plan's cap: opening one more closes the key's least recently used session */
+  maxSessions: number;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport | SSEServerTransport;
   server: McpServer;
   keyHash: string;
+  keyId: string;
   lastSeen: number;
 }
+
+/** Default idle time of a session: an agent between two tool calls rarely waits this long. */
+export const MCP_IDLE_MS = 5 * 60_000;
 
 const sha = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -34,6 +46,11 @@ function jsonRpcError(res: ServerResponse, status: number, message: string, code
  * The remote MCP sessions of one API process: Streamable HTTP (`/mcp`) and the legacy HTTP+SSE
  * transport (`/sse` + `/messages`) in one map, as the SDK's own dual-transport example does.
  * Each session is bound to the key that opened it; framework-neutral (Node req/res).
+ *
+ * One key holds at most its plan's number of sessions: opening one more closes that key's
+ * least recently used one, so no key can fill the process-wide cap and lock others out.
+ * Sessions without a message for `idleMs` are closed (an open SSE stream included: the
+ * client reconnects when it needs the server again), and their servers are dropped.
  */
 export class McpSessions {
   readonly #sessions = new Map<string, Session>();
@@ -42,8 +59,11 @@ export class McpSessions {
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(options: McpSessionsOptions) {
-    this.#options = { messagesPath: '/messages', idleMs: 30 * 60_000, maxSessions: 1_000, ...options };
-    this.#sweeper = setInterval(() => this.#sweep(), 60_000);
+    this.#options = { messagesPath: '/messages', idleMs: MCP_IDLE_MS, maxSessions: 1_000, ...options };
+    this.#sweeper = setInterval(
+      () => this.#sweep(),
+      Math.min(30_000, Math.max(100, this.#options.idleMs / 4)),
+    );
     this.#sweeper.unref();
   }
 
@@ -51,13 +71,26 @@ export class McpSessions {
     return this.#sessions.size;
   }
 
+  /** Open sessions of one key. */
+  sizeOf(keyId: string): number {
+    let n = 0;
+    for (const s of this.#sessions.values()) if (s.keyId === keyId) n++;
+    return n;
+  }
+
+  /** The key id a session belongs to (legacy SSE messages may come without their key). */
+  ownerOf(sessionId: string | undefined): string | null {
+    return (sessionId && this.#sessions.get(sessionId)?.keyId) || null;
+  }
+
   /** POST, GET and DELETE of the Streamable HTTP transport; `apiKey` is already authenticated. */
   async handleStreamable(
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    apiKey: string,
+    caller: McpCaller,
   ): Promise<void> {
+    const apiKey = caller.key;
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId) {
@@ -75,13 +108,18 @@ export class McpSessions {
         400,
         'Bad request: send an initialize request first (no Mcp-Session-Id header)',
       );
-    if (this.#sessions.size >= this.#options.maxSessions)
-      return jsonRpcError(res, 503, 'Too many open MCP sessions; try again later');
+    if (!this.#makeRoom(caller)) return jsonRpcError(res, 503, 'Too many open MCP sessions; try again later');
     const server = this.#options.createServer(apiKey, req);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, { transport, server, keyHash: sha(apiKey), lastSeen: Date.now() });
+        this.#sessions.set(id, {
+          transport,
+          server,
+          keyHash: sha(apiKey),
+          keyId: caller.keyId,
+          lastSeen: Date.now(),
+        });
       },
     });
     transport.onclose = () => {
@@ -92,18 +130,28 @@ export class McpSessions {
   }
 
   /** GET /sse: opens a legacy SSE stream and tells the client where to POST its messages. */
-  async openSse(req: IncomingMessage, res: ServerResponse, apiKey: string): Promise<void> {
-    if (this.#sessions.size >= this.#options.maxSessions)
-      return jsonRpcError(res, 503, 'Too many open MCP sessions; try again later');
+  async openSse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    caller: McpCaller,
+    /** called with the new session's id; what it returns is called when the session ends */
+    onOpen?: (sessionId: string) => () => void,
+  ): Promise<void> {
+    if (!this.#makeRoom(caller)) return jsonRpcError(res, 503, 'Too many open MCP sessions; try again later');
     const transport = new SSEServerTransport(this.#options.messagesPath, res);
-    const server = this.#options.createServer(apiKey, req);
+    const server = this.#options.createServer(caller.key, req);
     this.#sessions.set(transport.sessionId, {
       transport,
       server,
-      keyHash: sha(apiKey),
+      keyHash: sha(caller.key),
+      keyId: caller.keyId,
       lastSeen: Date.now(),
     });
-    const forget = () => this.#sessions.delete(transport.sessionId);
+    const ended = onOpen?.(transport.sessionId);
+    const forget = () => {
+      this.#sessions.delete(transport.sessionId);
+      ended?.();
+    };
     transport.onclose = forget;
     res.on('close', () => {
       forget();
@@ -142,14 +190,29 @@ export class McpSessions {
     await Promise.allSettled(sessions.map((s) => s.server.close()));
   }
 
+  /**
+   * Room for one more session of `caller`: past its plan's cap, its least recently used
+   * session is closed. False when the process-wide cap is reached by other keys.
+   */
+  #makeRoom(caller: McpCaller): boolean {
+    let oldest: [string, Session] | null = null;
+    let own = 0;
+    for (const entry of this.#sessions) {
+      if (entry[1].keyId !== caller.keyId) continue;
+      own++;
+      if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+    }
+    if (oldest && own >= caller.maxSessions) this.#close(oldest[0], oldest[1]);
+    return this.#sessions.size < this.#options.maxSessions;
+  }
+
+  #close(id: string, s: Session): void {
+    this.#sessions.delete(id);
+    void s.server.close();
+  }
+
   #sweep(): void {
     const cutoff = Date.now() - this.#options.idleMs;
-    for (const [id, s] of this.#sessions) {
-      // An open SSE stream is a live client even when it sends nothing.
-      if (s.lastSeen < cutoff && s.transport instanceof StreamableHTTPServerTransport) {
-        this.#sessions.delete(id);
-        void s.server.close();
-      }
-    }
+    for (const [id, s] of this.#sessions) if (s.lastSeen < cutoff) this.#close(id, s);
   }
 }

@@ -5,7 +5,7 @@ export interface HitInput {
   keyId: string;
   /** per-minute limit of the key's plan */
   limit: number;
-  /** length of the rate window, ms (60 000) */
+  /** length of the rolling rate window, ms (60 000) */
   windowMs: number;
   /** `YYYY-MM` (UTC) */
   month: string;
@@ -18,14 +18,22 @@ export interface HitInput {
 }
 
 export interface HitResult {
-  /** requests in the current rate window, this one included */
+  /** requests accepted in the rolling window ending now, this one included when accepted */
   count: number;
-  /** ms until the rate window ends */
+  /** ms until the oldest request of the window leaves it (one more request is allowed then) */
   resetMs: number;
   /** this month's counters after this request */
   month: UsageCounts;
-  /** why the request was refused, if it was; refused requests do not add to the month */
+  /** why the request was refused, if it was; refused requests count neither in the window nor the month */
   blocked: null | 'minute' | 'month';
+}
+
+/** A rolling count of events (failed authentications of one address or key prefix). */
+export interface WindowCount {
+  /** events in the rolling window ending now, this one included */
+  count: number;
+  /** ms until the oldest of them leaves the window */
+  resetMs: number;
 }
 
 /**
@@ -33,23 +41,31 @@ export interface HitResult {
  * (like @fastify/rate-limit's LocalStore and RedisStore): `LocalStore` keeps them in memory
  * and `access.db`; `RedisStore` keeps them in Redis so replicas share one limit;
  * `FallbackStore` uses Redis and falls back to local counters while Redis is away.
+ *
+ * Rate windows are rolling (a sliding log of accepted requests, as rate-limiter-flexible's
+ * and Cloudflare's exact limiters keep): no rolling window of `windowMs` ever holds more than
+ * `limit` accepted requests, so there is no boundary at which a key gets twice its limit.
  */
 export interface CounterStore {
   readonly name: string;
-  /** Counts one request against the key's minute window and month, atomically. */
+  /** Counts one request against the key's rolling window and month, atomically. */
   hit(input: HitInput): Promise<HitResult>;
   /** `hit` answered at once, by stores that count in memory (absent where counting waits on I/O). */
   hitSync?(input: HitInput): HitResult;
-  /** Counts one event in a plain fixed window (failed authentications of one address). */
-  incrWindow(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Counts one event in a rolling window of `windowMs` (failed authentications). Past `max`
+   * events in the window further ones are not stored (the count stays at `max`), which
+   * bounds the memory a flood can take.
+   */
+  incrWindow(key: string, windowMs: number, max: number): Promise<WindowCount>;
   /** Adds to a monthly field without any limit (errors). */
   add(keyId: string, month: string, field: UsageField, by: number, monthTtlMs: number): Promise<void>;
-  /** Writes pending usage to `access.db` (local deltas, or Redis totals). */
+  /** Writes pending usage to its sink (local deltas, or Redis totals). */
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Where a store writes usage rows for reports (access.db). */
+/** Where a store writes usage rows for reports (access.db; memory with Redis). */
 export interface UsageSink {
   get(keyId: string, month: string): UsageCounts;
   add(rows: readonly UsageRow[]): void;
@@ -60,4 +76,5 @@ export interface UsageSink {
 export interface StoreLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  error?(obj: object, msg: string): void;
 }

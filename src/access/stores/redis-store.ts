@@ -1,54 +1,95 @@
 import { Redis } from 'ioredis';
 import { emptyUsage, type UsageField, type UsageRow } from '../usage.js';
-import type { CounterStore, HitInput, HitResult, UsageSink } from './counter-store.js';
+import type { CounterStore, HitInput, HitResult, UsageSink, WindowCount } from './counter-store.js';
+import type { PendingHit } from './local-store.js';
+
+/** Redis's clock in ms (with µs as the fraction): every replica's requests on one clock. */
+const NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+`;
 
 /**
- * One request, atomically: count it in the key's rate window (which starts at its first
- * request, like @fastify/rate-limit), then, unless it is over the minute limit or the
- * monthly cap, add it to the month. Replicas running this script against one Redis share
- * exactly one limit.
- * KEYS: rate window, month hash. ARGV: windowMs, limit, field, cap (-1: none), month ttl ms.
+ * One request, atomically: drop the requests that left the key's rolling window (a sorted
+ * set of accepted requests scored by time), refuse when the window is full or the monthly
+ * cap is reached, else add this one to the window and the month. Replicas running this
+ * script against one Redis share exactly one limit, on Redis's clock.
+ * KEYS: window, month hash. ARGV: windowMs, limit, field, cap (-1: none), month ttl ms, member.
+ * Returns count, ms until the oldest request leaves, requests, cached, errors, blocked, now.
  */
-const HIT = `
-local count = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
+const HIT = `${NOW}
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
 local requests = tonumber(redis.call('HGET', KEYS[2], 'requests') or '0')
 local cached = tonumber(redis.call('HGET', KEYS[2], 'cached') or '0')
 local errors = tonumber(redis.call('HGET', KEYS[2], 'errors') or '0')
 local blocked = 0
 local cap = tonumber(ARGV[4])
-if count > tonumber(ARGV[2]) then
+if count >= tonumber(ARGV[2]) then
   blocked = 1
 elseif cap >= 0 and requests >= cap then
   blocked = 2
-elseif ARGV[3] ~= '' then
-  local value = redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
-  if ARGV[3] == 'requests' then requests = value else cached = value end
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+else
+  redis.call('ZADD', KEYS[1], now, ARGV[6])
+  redis.call('PEXPIRE', KEYS[1], window)
+  count = count + 1
+  if ARGV[3] ~= '' then
+    local value = redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+    if ARGV[3] == 'requests' then requests = value else cached = value end
+    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+  end
 end
-return {count, ttl, requests, cached, errors, blocked}
-`;
-
-/** A plain fixed window. KEYS: window. ARGV: windowMs. */
-const WINDOW = `
-local count = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {count, ttl}
+local reset = window
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if oldest[2] then reset = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
+return {count, reset, requests, cached, errors, blocked, tostring(now)}
 `;
 
 /**
- * Starts a month's counters from what access.db remembers when Redis has none (Redis without
- * persistence forgets everything on restart; the mirror in access.db does not). Only when
- * the hash is missing, so replicas replaying their outage counts add to one baseline.
- * KEYS: month hash. ARGV: requests, cached, errors, ttl ms.
+ * One event in a rolling window (failed authentications), stored unless the window already
+ * holds ARGV[3] events. KEYS: window. ARGV: windowMs, member, max.
+ */
+const WINDOW = `${NOW}
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], window)
+  count = count + 1
+end
+local reset = window
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if oldest[2] then reset = math.max(0, math.ceil(tonumber(oldest[2]) + window - now)) end
+return {count, reset}
+`;
+
+/**
+ * A request a replica served on its own while Redis was away. Skipped when Redis holds its
+ * id already (the original command reached Redis after all, before timing out at the
+ * replica); else added to the rolling window (if still in it) and to the month.
+ * KEYS: window, month hash. ARGV: member, time (Redis clock, ms), field, windowMs, month ttl.
+ */
+const REPLAY = `${NOW}
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local at = tonumber(ARGV[2])
+local window = tonumber(ARGV[4])
+if at > now - window then
+  redis.call('ZADD', KEYS[1], at, ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+if ARGV[3] ~= '' then
+  redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+return 1
+`;
+
+/**
+ * Starts a month's counters from what the sink remembers when Redis has none (Redis that
+ * lost its data). Only when the hash is missing, so replicas replaying their outage counts
+ * add to one baseline. KEYS: month hash. ARGV: requests, cached, errors, ttl ms.
  */
 const SEED = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -57,25 +98,48 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 `;
 
+/**
+ * The health check: records this replica as alive, forgets replicas silent for ARGV[2] ms,
+ * and answers how many are alive and Redis's time. KEYS: replica set. ARGV: replica id, ttl.
+ */
+const HEARTBEAT = `${NOW}
+local ttl = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('PEXPIRE', KEYS[1], ttl * 10)
+return {redis.call('ZCARD', KEYS[1]), tostring(now)}
+`;
+
 type ShelfRedis = Redis & {
-  shelfHit(rate: string, month: string, ...argv: (string | number)[]): Promise<number[]>;
-  shelfWindow(key: string, windowMs: number): Promise<number[]>;
+  shelfHit(
+    window: string,
+    month: string,
+    ...argv: (string | number)[]
+  ): Promise<[number, number, number, number, number, number, string]>;
+  shelfWindow(key: string, windowMs: number, member: string, max: number): Promise<[number, number]>;
+  shelfReplay(window: string, month: string, ...argv: (string | number)[]): Promise<number>;
   shelfSeed(month: string, ...argv: number[]): Promise<number>;
+  shelfHeartbeat(set: string, id: string, ttlMs: number): Promise<[number, string]>;
 };
 
 /** Key names, all under one prefix so several deployments can share a Redis. */
-const keys = (prefix: string) => ({
+export const redisKeys = (prefix: string) => ({
   rate: (keyId: string) => `${prefix}rl:${keyId}`,
   month: (keyId: string, month: string) => `${prefix}usage:${keyId}:${month}`,
   window: (key: string) => `${prefix}w:${key}`,
+  replicas: () => `${prefix}replicas`,
 });
 
-/** Connects to Redis for counters: fail fast (no offline queue), reconnect forever. */
-export function connectRedis(url: string): Redis {
+/**
+ * Connects to Redis for counters: fail fast (no offline queue), a command waits at most
+ * `commandTimeoutMs` (a stalled Redis keeps the socket open and answers nothing), reconnect
+ * forever.
+ */
+export function connectRedis(url: string, options: { commandTimeoutMs?: number } = {}): Redis {
   return new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
+    commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: 2000,
     lazyConnect: false,
     retryStrategy: (times) => Math.min(200 * times, 1000),
@@ -86,21 +150,28 @@ export function connectRedis(url: string): Redis {
 export class RedisStore implements CounterStore {
   readonly name = 'redis';
   readonly redis: ShelfRedis;
-  readonly #keys: ReturnType<typeof keys>;
-  /** months already raised to access.db's totals since the last (re)connect */
+  readonly #keys: ReturnType<typeof redisKeys>;
+  /** months already raised to the sink's totals since the last (re)connect */
   readonly #seeded = new Set<string>();
-  /** (key, month) pairs counted since the last mirror to access.db */
-  readonly #touched = new Map<string, { keyId: string; month: string; ttl: number }>();
+  /**
+   * (key, month) pairs this replica counted in the last 10 minutes: each flush reads their
+   * totals again, so the copy keeps up with what the other replicas count for the same keys
+   */
+  readonly #touched = new Map<string, { keyId: string; month: string; ttl: number; at: number }>();
+  /** Redis's clock minus this process's, ms (from the last answer that carried Redis's time) */
+  clockOffsetMs = 0;
 
   constructor(
     redis: Redis,
     private readonly sink: UsageSink,
     options: { prefix?: string } = {},
   ) {
-    this.#keys = keys(options.prefix ?? 'shelf:');
+    this.#keys = redisKeys(options.prefix ?? 'shelf:');
     redis.defineCommand('shelfHit', { numberOfKeys: 2, lua: HIT });
     redis.defineCommand('shelfWindow', { numberOfKeys: 1, lua: WINDOW });
+    redis.defineCommand('shelfReplay', { numberOfKeys: 2, lua: REPLAY });
     redis.defineCommand('shelfSeed', { numberOfKeys: 1, lua: SEED });
+    redis.defineCommand('shelfHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT });
     this.redis = redis as ShelfRedis;
     this.redis.on('ready', () => this.#seeded.clear());
   }
@@ -109,10 +180,11 @@ export class RedisStore implements CounterStore {
     return this.redis.status === 'ready';
   }
 
-  async hit(input: HitInput): Promise<HitResult> {
+  async hit(input: HitInput, member: string = randomMember()): Promise<HitResult> {
     const monthKey = this.#keys.month(input.keyId, input.month);
     await this.#seed(input.keyId, input.month, input.monthTtlMs);
-    const [count, ttl, requests, cached, errors, blocked] = await this.redis.shelfHit(
+    const sent = Date.now();
+    const [count, reset, requests, cached, errors, blocked, now] = await this.redis.shelfHit(
       this.#keys.rate(input.keyId),
       monthKey,
       input.windowMs,
@@ -120,19 +192,26 @@ export class RedisStore implements CounterStore {
       input.field ?? '',
       input.cap ?? -1,
       input.monthTtlMs,
+      member,
     );
+    this.#clock(sent, now);
     this.#touch(input.keyId, input.month, input.monthTtlMs);
     return {
       count: Number(count),
-      resetMs: Number(ttl),
+      resetMs: Number(reset),
       month: { requests: Number(requests), cached: Number(cached), errors: Number(errors) },
       blocked: blocked === 1 ? 'minute' : blocked === 2 ? 'month' : null,
     };
   }
 
-  async incrWindow(key: string, windowMs: number) {
-    const [count, ttl] = await this.redis.shelfWindow(this.#keys.window(key), windowMs);
-    return { count: Number(count), resetMs: Number(ttl) };
+  async incrWindow(key: string, windowMs: number, max: number): Promise<WindowCount> {
+    const [count, reset] = await this.redis.shelfWindow(
+      this.#keys.window(key),
+      windowMs,
+      randomMember(),
+      max,
+    );
+    return { count: Number(count), resetMs: Number(reset) };
   }
 
   async add(keyId: string, month: string, field: UsageField, by: number, monthTtlMs: number) {
@@ -141,19 +220,78 @@ export class RedisStore implements CounterStore {
     this.#touch(keyId, month, monthTtlMs);
   }
 
-  /** Adds usage counted elsewhere (local counters while Redis was away) to Redis's months. */
-  async replay(rows: readonly UsageRow[], monthTtlMs: number): Promise<void> {
-    for (const r of rows) {
-      await this.#seed(r.keyId, r.month, monthTtlMs);
+  /**
+   * Health check and replica count in one round trip: records this replica as alive and
+   * answers how many replicas were alive in the last `ttlMs`. Rejects after `timeoutMs`.
+   */
+  async heartbeat(replicaId: string, ttlMs: number, timeoutMs: number): Promise<number> {
+    const sent = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      const [replicas, now] = await Promise.race([
+        this.redis.shelfHeartbeat(this.#keys.replicas(), replicaId, ttlMs),
+        timeout,
+      ]);
+      this.#clock(sent, now);
+      return Number(replicas);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Takes this replica out of the count of live replicas (graceful shutdown). */
+  async leave(replicaId: string): Promise<void> {
+    await this.redis.zrem(this.#keys.replicas(), replicaId);
+  }
+
+  /**
+   * Adds what a replica counted alone while Redis was away: each request into its rolling
+   * window (on Redis's clock) and month, unless Redis counted it already; older sums by month.
+   */
+  async replay(
+    hits: readonly PendingHit[],
+    counts: readonly UsageRow[],
+    monthTtlMs: number,
+  ): Promise<number> {
+    let added = 0;
+    const months = new Map<string, { keyId: string; month: string }>();
+    for (const h of hits) months.set(`${h.keyId}|${h.month}`, h);
+    for (const r of counts) months.set(`${r.keyId}|${r.month}`, r);
+    for (const m of months.values()) await this.#seed(m.keyId, m.month, monthTtlMs);
+    for (let i = 0; i < hits.length; i += 500) {
+      const pipeline = this.redis.pipeline() as unknown as Pick<ShelfRedis, 'shelfReplay'> & {
+        exec(): Promise<[Error | null, unknown][] | null>;
+      };
+      for (const h of hits.slice(i, i + 500))
+        void pipeline.shelfReplay(
+          this.#keys.rate(h.keyId),
+          this.#keys.month(h.keyId, h.month),
+          h.member,
+          h.at + this.clockOffsetMs,
+          h.field ?? '',
+          h.windowMs,
+          h.monthTtlMs,
+        );
+      for (const [error, result] of (await pipeline.exec()) ?? []) {
+        if (error) throw error;
+        added += Number(result);
+      }
+    }
+    for (const r of counts) {
       const key = this.#keys.month(r.keyId, r.month);
       const multi = this.redis.multi();
       for (const field of ['requests', 'cached', 'errors'] as const)
         if (r[field]) multi.hincrby(key, field, r[field]);
       await multi.pexpire(key, monthTtlMs).exec();
     }
+    for (const m of months.values()) this.#touch(m.keyId, m.month, monthTtlMs);
+    return added;
   }
 
-  /** Reads this month's totals of the given keys (for `shelf keys usage`). */
+  /** Reads months' totals of the given keys (for `shelf keys usage`). */
   async read(pairs: readonly { keyId: string; month: string }[]): Promise<UsageRow[]> {
     if (pairs.length === 0) return [];
     const multi = this.redis.multi();
@@ -167,17 +305,12 @@ export class RedisStore implements CounterStore {
     });
   }
 
-  /** Mirrors the totals of months counted since the last flush into access.db. */
+  /** Copies the totals of the months counted lately into the sink. */
   async flush(): Promise<void> {
+    const recent = Date.now() - 10 * 60_000;
+    for (const [id, p] of this.#touched) if (p.at < recent) this.#touched.delete(id);
     if (this.#touched.size === 0 || !this.ready) return;
-    const pairs = [...this.#touched.values()];
-    this.#touched.clear();
-    try {
-      this.sink.mirror(await this.read(pairs));
-    } catch (error) {
-      for (const p of pairs) this.#touched.set(`${p.keyId}|${p.month}`, p);
-      throw error;
-    }
+    this.sink.mirror(await this.read([...this.#touched.values()]));
   }
 
   async close(): Promise<void> {
@@ -186,6 +319,12 @@ export class RedisStore implements CounterStore {
     } finally {
       this.redis.disconnect();
     }
+  }
+
+  #clock(sent: number, redisNow: string): void {
+    // Redis answered between `sent` and now: take the middle as the moment it read its clock
+    const local = (sent + Date.now()) / 2;
+    this.clockOffsetMs = Number(redisNow) - local;
   }
 
   async #seed(keyId: string, month: string, ttl: number): Promise<void> {
@@ -203,6 +342,11 @@ export class RedisStore implements CounterStore {
   }
 
   #touch(keyId: string, month: string, ttl: number): void {
-    this.#touched.set(`${keyId}|${month}`, { keyId, month, ttl });
+    this.#touched.set(`${keyId}|${month}`, { keyId, month, ttl, at: Date.now() });
   }
 }
+
+let sequence = 0;
+const token = `${process.pid.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+/** A request's id in a rolling window: unique across replicas (process token + sequence). */
+export const randomMember = (): string => `${token}.${(++sequence).toString(36)}`;

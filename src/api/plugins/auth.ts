@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import {
   type ApiKeyRecord,
   authFailureHeaders,
-  type KeyStore,
+  type KeyDirectory,
   type Limiter,
   normalizeOrigin,
   publishableMayCall,
@@ -35,6 +35,44 @@ export const EXPOSED_HEADERS = [
   'X-Quota-Warning',
   'ETag',
 ].join(', ');
+
+const KEY_IN_TEXT = /\b((?:sk|pk)_shelf_(?:live|test)_)[0-9A-Za-z]+/g;
+const API_KEY_PARAM = /([?&]api_key=)[^&#]*/gi;
+
+/** A URL as logs may show it: the `api_key` parameter's value and anything shaped like a key hidden. */
+export const redactUrl = (url: string): string =>
+  url.replace(API_KEY_PARAM, '$1[REDACTED]').replace(KEY_IN_TEXT, '$1[REDACTED]');
+
+/**
+ * Logger settings that keep keys out of the logs: request URLs redacted (`?api_key=` of
+ * legacy SSE clients), and the key headers censored should a serializer ever log headers.
+ */
+export const logRedaction = {
+  serializers: {
+    req: (req: {
+      method?: string;
+      url?: string;
+      hostname?: string;
+      ip?: string;
+      socket?: { remotePort?: number };
+    }) => ({
+      method: req.method,
+      url: redactUrl(req.url ?? ''),
+      host: req.hostname,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    }),
+  },
+  redact: {
+    paths: [
+      'req.headers.authorization',
+      'req.headers["x-api-key"]',
+      'headers.authorization',
+      'headers["x-api-key"]',
+    ],
+    censor: '[REDACTED]',
+  },
+};
 
 /** The key a request presents: `X-API-Key`, `Authorization: Bearer`, or `?api_key=` (MCP SSE clients). */
 export function presentedKey(request: FastifyRequest): string | null {
@@ -83,7 +121,7 @@ function checkScope(request: FastifyRequest, reply: FastifyReply, key: ApiKeyRec
  * missing keys from that address get 429 (valid keys are never affected). 401s and 429s of
  * this step carry that budget as their rate headers (see docs/api.md).
  */
-export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
+export const authPlugin = fp<{ keys: KeyDirectory; limiter: Limiter }>(
   async (app, { keys, limiter }) => {
     app.decorateRequest('apiKey', null);
     app.decorateRequest('scopeRefusal', null);
@@ -92,20 +130,26 @@ export const authPlugin = fp<{ keys: KeyStore; limiter: Limiter }>(
       const vary = reply.getHeader('vary');
       reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
-      const record = key ? keys.authenticate(key) : null;
-      if (record) {
+      const accept = (record: ApiKeyRecord) => {
         const refused = checkScope(request, reply, record);
         request.apiKey = record;
         if (refused) request.scopeRefusal = refused;
-        return done();
-      }
-      authFailure(
-        request,
-        reply,
-        limiter,
-        key,
-        'in the X-API-Key header or as Authorization: Bearer <key>',
-      ).then(done, done);
+        done();
+      };
+      const refuse = () =>
+        authFailure(
+          request,
+          reply,
+          limiter,
+          key,
+          'in the X-API-Key header or as Authorization: Bearer <key>',
+        ).then(done, done);
+      const record = key ? keys.authenticate(key) : null;
+      if (record) return accept(record);
+      // a key this server has not heard of yet (created elsewhere a moment ago): ask the store
+      if (key && keys.resolve)
+        return void keys.resolve(key).then((late) => (late ? accept(late) : refuse()), refuse);
+      refuse();
     });
 
     // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both
@@ -129,7 +173,8 @@ declare module 'fastify' {
 
 /**
  * The error for a request without a valid key, after counting it against the client
- * address's budget of failed authentications (429 once the budget is spent).
+ * address's budget of failed authentications (429 once the budget is spent) and holding it
+ * for the delay its address's and key prefix's failures have earned (see `Limiter.authFailure`).
  */
 export async function authFailure(
   request: FastifyRequest,
@@ -138,8 +183,10 @@ export async function authFailure(
   key: string | null,
   where: string,
 ): Promise<AppError> {
-  const budget = await limiter.authFailure(request.ip);
+  const budget = await limiter.authFailure(request.ip, key);
   reply.headers(authFailureHeaders(budget));
+  // held, not refused faster: each further guess of this address or key prefix waits longer
+  if (budget.delayMs > 0) await new Promise((done) => setTimeout(done, budget.delayMs));
   if (budget.blocked)
     return new AppError(
       'RATE_LIMITED',

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { type KeyStore, normalizeOrigin } from '../../access/index.js';
+import { type KeyDirectory, normalizeOrigin } from '../../access/index.js';
 
 /** How long the Origins listed on publishable keys are remembered between preflights, ms. */
 const ORIGINS_TTL_MS = 5000;
@@ -11,7 +11,7 @@ const ORIGINS_TTL_MS = 5000;
  * `Access-Control-Allow-Origin` to allowed responses. Secret keys get no CORS headers:
  * browsers cannot read their responses.
  */
-export const corsPlugin = fp<{ keys: KeyStore }>(
+export const corsPlugin = fp<{ keys: KeyDirectory }>(
   async (app, { keys }) => {
     let origins: Set<string> = new Set();
     let loadedAt = 0;

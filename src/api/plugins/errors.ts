@@ -1,9 +1,10 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidCursorError } from '../../catalog/index.js';
 import { describeAllowed } from '../../schemas/index.js';
 import { AppError, invalidParam } from '../errors.js';
-import { meta } from './envelope.js';
+import { API_VERSION, meta, newRequestId } from './envelope.js';
 
 interface ValidationIssue {
   keyword?: string;
@@ -106,6 +107,64 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
       },
       meta: meta(request),
     });
+}
+
+/**
+ * Errors the router meets before any route or hook runs (Fastify's `frameworkErrors`): a
+ * malformed `%` escape in the path (FST_ERR_BAD_URL) or a path segment over the router's
+ * 500 characters (FST_ERR_MAX_PARAM_LENGTH). Same envelope and X-Request-Id as every error.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // no hook ran for this request: give it what the envelope plugin would have
+  request.startedAt = process.hrtime.bigint();
+  request.metaExtras = {};
+  reply.header('X-Request-Id', request.id);
+  const appError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('VALIDATION_ERROR', 'path a path segment may be at most 500 characters', [
+          { field: 'path', message: 'a path segment may be at most 500 characters' },
+        ])
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('VALIDATION_ERROR', 'path has a malformed percent-encoding', [
+            { field: 'path', message: 'must be valid percent-encoded UTF-8' },
+          ])
+        : toAppError(error);
+  return sendError(request, reply, appError);
+}
+
+/**
+ * Requests Node's HTTP parser rejects (malformed request line or headers, headers too
+ * large): answered with the same envelope, straight on the socket, as no request exists.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const requestId = newRequestId();
+  const message = tooLarge ? 'request headers are too large' : 'the request is not valid HTTP';
+  const body = JSON.stringify({
+    success: false,
+    error: {
+      code: 'VALIDATION_ERROR',
+      message,
+      userMessage: 'The request has an invalid parameter.',
+      details: [{ field: tooLarge ? 'headers' : 'request', message }],
+      retryable: false,
+      retryAfter: null,
+    },
+    meta: {
+      requestId,
+      timestamp: new Date().toISOString(),
+      responseTime: 0,
+      version: API_VERSION,
+      cached: false,
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** One error handler shapes every error; unknown routes get ROUTE_NOT_FOUND in the envelope. */

@@ -5,8 +5,8 @@ import type {
   FastifyRequest,
   FastifySchema,
 } from 'fastify';
-import type { KeyStore, Limiter } from '../../access/index.js';
-import { type ApiFetcher, createMcpServer, McpSessions } from '../../mcp/index.js';
+import { type ApiKeyRecord, type KeyDirectory, type Limiter, PLANS } from '../../access/index.js';
+import { type ApiFetcher, createMcpServer, type McpCaller, McpSessions } from '../../mcp/index.js';
 import { AppError } from '../errors.js';
 import { authFailure, presentedKey } from './auth.js';
 
@@ -43,21 +43,38 @@ function injectFetcher(app: FastifyInstance, remoteAddress: string): ApiFetcher 
  * transport at `/sse` + `/messages`. The key comes by X-API-Key, Authorization: Bearer or
  * `?api_key=`; publishable keys may not open sessions.
  */
-export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }> = async (
-  app,
-  { keys, limiter },
-) => {
+export const mcpPlugin: FastifyPluginAsync<{
+  keys: KeyDirectory;
+  limiter: Limiter;
+  idleMs?: number;
+}> = async (app, { keys, limiter, idleMs }) => {
   const sessions = new McpSessions({
+    idleMs,
     createServer: (apiKey, req) =>
       createMcpServer(IN_PROCESS_BASE, apiKey, injectFetcher(app, req.socket.remoteAddress ?? '127.0.0.1')),
   });
   // preClose: open SSE streams would otherwise keep the HTTP server from closing
   app.addHook('preClose', async () => sessions.closeAll());
 
-  /** The REST auth rules, plus: publishable keys may not open sessions. Failures count per address. */
-  const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
+  /** One protocol message of `record`, against its plan's MCP message budget (429 past it). */
+  const countMessage = async (record: ApiKeyRecord) => {
+    const budget = await limiter.mcpMessage(record);
+    if (budget.blocked)
+      throw new AppError(
+        'RATE_LIMITED',
+        `the ${record.plan} plan allows ${budget.limit} MCP protocol messages per minute; retry in ${budget.retryAfter} s`,
+        { limit: budget.limit, window: 'minute', plan: record.plan, scope: 'mcp messages' },
+        budget.retryAfter,
+      );
+  };
+
+  /**
+   * The REST auth rules, plus: publishable keys may not open sessions. Failures count per
+   * address; each message counts against the key's MCP message budget.
+   */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply): Promise<McpCaller> => {
     const key = presentedKey(request);
-    const record = key ? keys.authenticate(key) : null;
+    const record = key ? (keys.authenticate(key) ?? (await keys.resolve?.(key)) ?? null) : null;
     if (key && record) {
       if (record.type === 'publishable')
         throw new AppError(
@@ -65,7 +82,8 @@ export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }>
           'publishable keys may not open MCP sessions; use a secret key (sk_shelf_…)',
           { keyType: 'publishable', reason: 'operation' },
         );
-      return key;
+      await countMessage(record);
+      return { key, keyId: record.id, maxSessions: PLANS[record.plan].mcpSessions };
     }
     throw await authFailure(
       request,
@@ -79,24 +97,34 @@ export const mcpPlugin: FastifyPluginAsync<{ keys: KeyStore; limiter: Limiter }>
   // Not REST resources: kept out of the OpenAPI document.
   const schema = { hide: true } as FastifySchema;
   const streamable = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = await authenticate(request, reply);
+    const caller = await authenticate(request, reply);
     reply.hijack();
-    await sessions.handleStreamable(request.raw, reply.raw, request.body, key);
+    await sessions.handleStreamable(request.raw, reply.raw, request.body, caller);
   };
   app.post('/mcp', { schema }, streamable);
   app.get('/mcp', { schema }, streamable);
   app.delete('/mcp', { schema }, streamable);
 
   app.get('/sse', { schema }, async (request, reply) => {
-    const key = await authenticate(request, reply);
+    const caller = await authenticate(request, reply);
+    const record = (keys.authenticate(caller.key) ?? (await keys.resolve?.(caller.key))) as ApiKeyRecord;
     reply.hijack();
-    await sessions.openSse(request.raw, reply.raw, key);
+    await sessions.openSse(request.raw, reply.raw, caller, (sessionId) => {
+      plans.set(sessionId, record);
+      return () => plans.delete(sessionId);
+    });
   });
 
+  // the plan of a session's key, for messages that come without the key (legacy SSE)
+  const plans = new Map<string, ApiKeyRecord>();
   app.post('/messages', { schema }, async (request, reply) => {
     const key = presentedKey(request);
-    if (key !== null) await authenticate(request, reply);
     const sessionId = (request.query as { sessionId?: string }).sessionId;
+    if (key !== null) await authenticate(request, reply);
+    else {
+      const owner = plans.get(sessionId ?? '');
+      if (owner && sessions.ownerOf(sessionId) === owner.id) await countMessage(owner);
+    }
     reply.hijack();
     await sessions.postSseMessage(request.raw, reply.raw, request.body, sessionId, key);
   });
