@@ -99,7 +99,7 @@ describe('every error is the envelope, and keys never reach the logs', () => {
       await app.inject({ url: '/v2/brands', headers: { authorization: `Bearer ${key}` } });
       await app.inject({ url: `/v2/products/${key}` });
       const log = lines.join('');
-      expect(log).toContain('incoming request');
+      expect(log).toContain('"msg":"request"');
       expect(log).toContain('api_key=[REDACTED]');
       expect(log).not.toContain(key);
       expect(log).not.toContain(key.slice(14));
