@@ -236,6 +236,62 @@ describe('explore: price chart image, verdict and the /explore page', () => {
         expect(await page.locator('#search-request pre.curl').textContent()).toContain('/v2/products/search');
         await page.screenshot({ path: resolve(ARTIFACTS, 'explore-search.png'), fullPage: true });
 
+        // spec facets: once a type is chosen, its specs are facet groups with counts
+        await selected.focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => page.locator('#results li').count()).toBe(before);
+        const typeButton = page.locator('[data-facet="product_type"] button', { hasText: 'Dishwasher' });
+        await typeButton.focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => typeButton.getAttribute('aria-pressed')).toBe('true');
+        const typed = Number((await page.locator('#result-count').textContent())?.replace(/\D/g, ''));
+        const specButtons = page.locator('[data-facet^="spec:"] button');
+        await expect.poll(() => specButtons.count()).toBeGreaterThan(0);
+        const specCounts = (await specButtons.locator('.count').allTextContents()).map((c) =>
+          Number(c.replace(/\D/g, '')),
+        );
+        for (const c of specCounts) expect(c).toBeGreaterThan(0);
+        // the value that narrows the most (fewer products than the type has, if any does)
+        const narrowest = specCounts.indexOf(Math.min(...specCounts));
+        const specCount = specCounts[narrowest] as number;
+        expect(specCount).toBeLessThan(typed);
+        const specButton = specButtons.nth(narrowest);
+        const specKey = String(
+          await specButton.evaluate((b) => b.closest('[data-facet]')?.getAttribute('data-facet')),
+        ).slice(5);
+        const specFilter = searched('dishwasher');
+        await specButton.focus();
+        await page.keyboard.press('Enter');
+        const specBody = (await specFilter).request().postDataJSON() as {
+          filters: { specs: Record<string, string[]> };
+        };
+        const wanted = specBody.filters.specs[specKey]?.[0];
+        expect(wanted).toBeDefined();
+        await expect
+          .poll(() => page.locator('#result-count').textContent())
+          .toMatch(new RegExp(`^${specCount} product`));
+        await expect.poll(() => page.locator('#chips .chip[data-kind="facet"]').count()).toBe(1);
+        // every product shown has that spec value, by the API
+        const shown = await page
+          .locator('#results a[data-product]')
+          .evaluateAll((as) => as.map((a) => a.getAttribute('data-product')));
+        expect(shown).toHaveLength(specCount);
+        for (const id of shown) {
+          const attrs = expectOk<{ attributes: { key: string; value: string }[] }>(
+            await get(server.url, `/v2/products/${id}/attributes`, key),
+          ).attributes;
+          expect(attrs.filter((a) => a.key === specKey).map((a) => String(a.value).toLowerCase())).toContain(
+            String(wanted).toLowerCase(),
+          );
+        }
+        await page.screenshot({ path: resolve(ARTIFACTS, 'explore-spec-facet.png'), fullPage: true });
+        // the chip removes the spec filter again
+        await page.locator('#chips .chip[data-kind="facet"] button').click();
+        await expect
+          .poll(() => page.locator('#result-count').textContent())
+          .toMatch(new RegExp(`^${typed} product`));
+        expect(await page.locator('[data-facet^="spec:"] button[aria-pressed="true"]').count()).toBe(0);
+
         // open the product with the most retailers, by keyboard
         await page.evaluate(`location.hash = 'product=${productId}'`);
         await page.locator('#chart svg').waitFor();

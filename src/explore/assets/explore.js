@@ -122,7 +122,12 @@ const state = {
   /** constraints a natural-language query set, made explicit after a chip was removed */
   pinned: {},
   interpretation: null,
+  /** the one product type the results are narrowed to, and the spec keys faceted for it */
+  specType: null,
 };
+/** attribute schemas by product type slug: fetched once per page */
+const schemas = new Map();
+const SPEC_FACETS = 6;
 let searchSeq = 0;
 
 function searchBody() {
@@ -134,7 +139,7 @@ function searchBody() {
     query: state.query || undefined,
     mode: state.mode,
     filters: Object.keys(filters).length ? filters : undefined,
-    facets: FACETS,
+    facets: [...FACETS, ...(state.specType?.specs ?? []).map((s) => `spec:${s.key}`)],
     pagination: { limit: 20 },
   };
 }
@@ -156,6 +161,7 @@ async function runSearch() {
   }
   if (seq !== searchSeq) return; // a newer keystroke's answer wins
   state.interpretation = result.meta?.interpretation ?? null;
+  if (await followType(result, seq)) return; // asked again with the new type's spec facets
   renderChips();
   renderFacets(result.facets ?? {});
   renderResults(result);
@@ -174,6 +180,55 @@ async function runSearch() {
     },
   ]);
   status('');
+}
+
+/**
+ * The product type all results belong to: a chosen or understood type, or the only type
+ * bucket when it counts every result. Null when the results mix types.
+ */
+function narrowedType(result) {
+  const chosen = state.filters.product_type ?? state.pinned.product_type;
+  if (chosen?.length === 1) return chosen[0];
+  if (state.interpretation?.product_type) return state.interpretation.product_type.slug;
+  const types = result.facets?.product_type ?? [];
+  const total = result.pagination?.total ?? result.data.length;
+  return types.length === 1 && types[0].count === total && total > 0 ? types[0].slug : null;
+}
+
+/**
+ * Which spec keys a type is faceted on: its headline specs, then booleans and enums, then the
+ * rest of its curated specs, at most SPEC_FACETS (a long list of groups helps nobody).
+ */
+function facetSpecs(schema) {
+  const rank = (a) => (a.headline ? 0 : a.type === 'boolean' || a.type === 'enum' ? 1 : 2);
+  return [...schema.curated_attributes]
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, SPEC_FACETS)
+    .map((a) => ({ key: a.key, label: a.label, type: a.type }));
+}
+
+/** When the results narrowed to another type, loads its spec keys and searches again (true). */
+async function followType(result, seq) {
+  const slug = narrowedType(result);
+  if ((state.specType?.slug ?? null) === slug) return false;
+  if (!slug) {
+    state.specType = null;
+    return false;
+  }
+  let schema = schemas.get(slug);
+  if (!schema) {
+    try {
+      schema = (await api('GET', `/v2/product-types/${encodeURIComponent(slug)}/attributes`)).data;
+    } catch {
+      schema = { curated_attributes: [] }; // no schema: no spec facets, the rest still works
+    }
+    schemas.set(slug, schema);
+  }
+  if (seq !== searchSeq) return true; // a newer search is already under way
+  state.specType = { slug, specs: facetSpecs(schema) };
+  if (!state.specType.specs.length) return false;
+  runSearch();
+  return true;
 }
 
 function renderResults(result) {
@@ -199,16 +254,32 @@ function renderResults(result) {
 
 function bucketLabel(facet, b) {
   if (facet === 'price') return b.max === null ? `${money(b.min)}+` : `${money(b.min)}–${money(b.max)}`;
+  if (facet.startsWith('spec:')) return specValueText(b.value);
   return b.name ?? b.value ?? b.slug;
 }
 
+const specValueText = (v) => ({ true: 'yes', false: 'no' })[String(v).toLowerCase()] ?? String(v);
+
 function isSelected(facet, b) {
+  if (facet.startsWith('spec:')) return (state.filters.specs?.[facet.slice(5)] ?? []).includes(b.value);
   if (facet === 'price')
     return state.filters.price?.min === b.min && (state.filters.price?.max ?? null) === b.max;
   return (state.filters[facet] ?? []).includes(b.slug ?? b.id);
 }
 
+/** A spec value chosen in a facet: the exact stored value, any of a group's values (OR). */
+function toggleSpec(key, value) {
+  const specs = { ...(state.filters.specs ?? {}) };
+  const current = specs[key] ?? [];
+  const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
+  if (next.length) specs[key] = next;
+  else delete specs[key];
+  state.filters.specs = Object.keys(specs).length ? specs : undefined;
+  runSearch();
+}
+
 function toggleFacet(facet, b) {
+  if (facet.startsWith('spec:')) return toggleSpec(facet.slice(5), b.value);
   if (facet === 'price') {
     state.filters.price = isSelected(facet, b)
       ? undefined
@@ -224,14 +295,17 @@ function toggleFacet(facet, b) {
 
 function renderFacets(facets) {
   const blocks = [];
-  for (const facet of FACETS) {
+  const titles = { ...FACET_TITLES };
+  for (const s of state.specType?.specs ?? []) titles[`spec:${s.key}`] = s.label;
+  for (const facet of Object.keys(titles)) {
     const buckets = facets[facet] ?? [];
     if (!buckets.length) continue;
+    const id = `facet-${facet.replace(/[^\w-]/g, '-')}`;
     blocks.push(
-      h('h2', { id: `facet-${facet}` }, FACET_TITLES[facet]),
+      h('h2', { id }, titles[facet]),
       h(
         'ul',
-        { 'aria-labelledby': `facet-${facet}`, 'data-facet': facet },
+        { 'aria-labelledby': id, 'data-facet': facet },
         buckets.map((b) =>
           h(
             'li',
@@ -293,6 +367,11 @@ function renderChips() {
           'pinned',
         ),
       );
+  }
+  for (const [key, values] of Object.entries(state.filters.specs ?? {})) {
+    const label = state.specType?.specs.find((s) => s.key === key)?.label ?? key.replaceAll('_', ' ');
+    for (const value of values)
+      chips.push(chip(`${label}: ${specValueText(value)}`, () => toggleSpec(key, value), 'facet'));
   }
   $('chips').replaceChildren(...chips);
 }
