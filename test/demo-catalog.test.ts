@@ -10,6 +10,15 @@ import { type DemoResult, scoreAgainstTruth } from '../src/demo/index.js';
 import type { IngestReport } from '../src/ingest/index.js';
 import { ingestDemo } from './helpers/demo-catalog.js';
 
+/** The rows of a demo feed as a retailer wrote them (TSV unquoted, CSV quoted). */
+const feedRows = (path: string): Record<string, string>[] =>
+  parse(readFileSync(path, 'utf8'), {
+    columns: true,
+    delimiter: path.endsWith('.csv') ? ',' : '\t',
+    quote: path.endsWith('.csv') ? '"' : false,
+    relax_column_count: true,
+  });
+
 /** The demo feeds through the real ingest: synthetic products that match the generator's ground truth. */
 describe('demo catalog', () => {
   const dir = mkdtempSync(join(tmpdir(), 'shelf-demo-catalog-'));
@@ -59,13 +68,7 @@ describe('demo catalog', () => {
     let checked = 0;
     let metricValues = 0;
     for (const feed of demo.feeds) {
-      const rows = parse(readFileSync(feed.path, 'utf8'), {
-        columns: true,
-        delimiter: feed.path.endsWith('.csv') ? ',' : '\t',
-        quote: feed.path.endsWith('.csv') ? '"' : false,
-        relax_column_count: true,
-      }) as Record<string, string>[];
-      for (const row of rows) {
+      for (const row of feedRows(feed.path)) {
         const type = typeByName.get(row.product_type?.split(' > ').at(-1) ?? '');
         expect(type, row.product_type).toBeDefined();
         for (const entry of (row.product_detail ?? '').split(',').filter(Boolean)) {
@@ -102,13 +105,7 @@ describe('demo catalog', () => {
 
   it('titles read like retailer titles: brand, type and model, no bare numbers left over', () => {
     for (const feed of demo.feeds) {
-      const rows = parse(readFileSync(feed.path, 'utf8'), {
-        columns: true,
-        delimiter: feed.path.endsWith('.csv') ? ',' : '\t',
-        quote: feed.path.endsWith('.csv') ? '"' : false,
-        relax_column_count: true,
-      }) as Record<string, string>[];
-      for (const row of rows) {
+      for (const row of feedRows(feed.path)) {
         const title = row.title ?? '';
         // regression: "Refrigerator Water Filter NYR9RXD16 - 6", "IIR-2RXM41 3 Refrigerator Water Filter"
         expect(title, feed.retailer).not.toMatch(

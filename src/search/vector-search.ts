@@ -73,8 +73,8 @@ export function reciprocalRankFusion(rankings: Ranked[][], k = 60, weights: numb
     .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
 }
 
-/** Dot product of matrix row at `base` with `q`, four lanes at a time (dims is a multiple of 4). */
-function dot(data: Float32Array, base: number, q: Float32Array, dims: number): number {
+/** Dot product of matrix row at `base` with `q`, four lanes at a time. */
+export function dot(data: Float32Array, base: number, q: Float32Array, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
