@@ -243,6 +243,24 @@ describe('search over HTTP', () => {
     });
   });
 
+  it('regression: a spec range in the interpretation carries its unit (MCP showed "Noise level ≤ 44" without dBA)', async () => {
+    const res = await post(server.url, '/v2/products/semantic-search', key, { query: 'quiet dishwasher' });
+    expectOk<Product[]>(res);
+    const { specs } = (res.body.meta as { interpretation: { specs: Record<string, unknown>[] } })
+      .interpretation;
+    expect(specs).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'noise_level', unit: 'dBA', soft: true })]),
+    );
+    const tv = await post(server.url, '/v2/products/semantic-search', key, { query: '65 inch oled tv' });
+    const tvSpecs = (tv.body.meta as { interpretation: { specs: Record<string, unknown>[] } }).interpretation
+      .specs;
+    expect(tvSpecs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'screen_size', unit: 'in', min: expect.any(Number) }),
+      ]),
+    );
+  });
+
   it('semantic search finds the type a need describes and shows the types considered with confidence and why', async () => {
     const res = await post(server.url, '/v2/products/semantic-search', key, {
       query: 'tired of scrubbing plates by hand every night',

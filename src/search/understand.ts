@@ -11,6 +11,8 @@ export interface SpecConstraint {
   value?: string | boolean;
   min?: number;
   max?: number;
+  /** the spec's unit for a numeric range ("dBA", "in"), so a reader can show "≤ 44 dBA" */
+  unit?: string | null;
   /** the words of the query it came from */
   from: string;
   /** a relative word ("quiet", "large"): ranks products by it instead of filtering */
@@ -378,6 +380,7 @@ export function understand(db: Db, text: string): Interpretation {
         label: spec.label,
         min: value - tolerance,
         max: value + tolerance,
+        unit: spec.unit ?? null,
         from: match[0].trim(),
       });
       take(norm(match[0]));
@@ -399,6 +402,7 @@ export function understand(db: Db, text: string): Interpretation {
         key: spec.key,
         label: spec.label,
         ...(quality.direction === 'low' ? { max: bound } : { min: bound }),
+        unit: spec.unit ?? null,
         from: word,
         soft: true,
       });
