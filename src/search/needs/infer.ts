@@ -1,5 +1,5 @@
 import { type Db, stmt } from '../../catalog/index.js';
-import { dot } from '../vector-search.js';
+import { dot } from '../dot.js';
 import type { NeedField } from './build.js';
 import { contentWords } from './text.js';
 
