@@ -2,21 +2,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { currentSnapshotPath } from '../src/catalog/index.js';
 import { runIngest } from '../src/ingest/index.js';
+import { published } from './helpers/demo-data.js';
 import { FIXTURES, fixtureContent } from './helpers/fixture-catalog.js';
-
-/** Reads the published catalog of a data dir. */
-function published<T>(dataDir: string, fn: (db: ReturnType<typeof openReadOnly>) => T): T {
-  const path = currentSnapshotPath(dataDir);
-  if (!path) throw new Error('nothing published');
-  const db = openReadOnly(path);
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 const productIdsByOffer = (dataDir: string) =>
   published(dataDir, (db) =>
