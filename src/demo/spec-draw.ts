@@ -114,7 +114,8 @@ const QUALITY = 'quality';
  * none), enums and lists from their values, booleans by the product's quality, then settles the
  * type's rules: each number is the quantile of its own position (a random one, or its driver's
  * position give or take 0.1 along a relation) in its range narrowed by every rule whose
- * condition holds; a non-number that breaks a rule is re-drawn among what the rule allows.
+ * condition holds and by the specs it may not exceed or fall below; a non-number that breaks a
+ * rule is re-drawn among what the rule allows.
  * `fixed` values (a battery platform's voltage) are kept as given.
  */
 export function drawSpecs(
@@ -132,9 +133,16 @@ export function drawSpecs(
     matches({ ...specs, brand: context.brand ?? '', series: context.series ?? '' }, when);
   const byKey = new Map(type.specs.map((s) => [s.key, s]));
   const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  // spec → other numeric specs it may not exceed (max) or fall below (min)
+  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
   for (const rel of rules?.relations ?? []) {
     const driver = rel.increases_with ?? rel.decreases_with;
     if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+    for (const [other, side] of [
+      [rel.at_most, 'max'],
+      [rel.at_least, 'min'],
+    ] as const)
+      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
   }
   const fixedKeys = new Set(Object.keys(fixed));
   Object.assign(specs, fixed);
@@ -172,6 +180,10 @@ export function drawSpecs(
         if (c === undefined || !holds(rule.when)) continue;
         if (c === null) absent = true;
         else range = narrow(range, c) ?? range;
+      }
+      for (const { other, side } of bounds.get(spec.key) ?? []) {
+        const v = specs[other];
+        if (typeof v === 'number') range = narrow(range, { [side]: v }) ?? range;
       }
       if (absent) {
         if (spec.key in specs) {
