@@ -126,6 +126,38 @@ export function drawSpecs(
   fixed: Record<string, SpecValue> = {},
   context: { brand?: string; series?: string } = {},
 ): Record<string, SpecValue> {
+  // rules on enums can pull against each other (a 720p draw against an OLED line); settling
+  // then ends in a draw that breaks one, so such a draw is thrown away and drawn again
+  let specs = drawOnce(type, rules, rnd, quality, fixed, context);
+  const keys = new Set(type.specs.map((s) => s.key));
+  for (let attempt = 0; attempt < 12 && !keepsRules(specs, rules, context, keys); attempt++)
+    specs = drawOnce(type, rules, rnd, quality, fixed, context);
+  return specs;
+}
+
+/** Whether every rule whose condition holds is kept (on the specs drawn here, `keys`). */
+function keepsRules(
+  specs: Record<string, SpecValue>,
+  rules: SpecRulesDef | undefined,
+  context: { brand?: string; series?: string },
+  keys: Set<string>,
+): boolean {
+  const all = { ...specs, brand: context.brand ?? '', series: context.series ?? '' };
+  return (rules?.rules ?? []).every(
+    (r) =>
+      !matches(all, r.when) ||
+      Object.entries(r.then).every(([k, c]) => !keys.has(k) || satisfies(specs[k], c)),
+  );
+}
+
+function drawOnce(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  rnd: Random,
+  quality: number,
+  fixed: Record<string, SpecValue>,
+  context: { brand?: string; series?: string },
+): Record<string, SpecValue> {
   const specs: Record<string, SpecValue> = {};
   // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
   // is an OLED); they are not specs
