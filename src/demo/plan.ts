@@ -40,6 +40,9 @@ interface ModelScheme {
 function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
   const p = type.model_patterns?.find((m) => m.brand === brand.slug && m.example);
   if (!p?.example) return null;
+  // a name whose numbers are specs ("RF 24-70mm F2.8 L IS USM") is no serial: redrawn digits
+  // would print a 87-79mm F3.7 lens, so such brands get the plain code
+  if (/\d\s?(mm|GB|TB)\b|\bF\d/i.test(p.example)) return null;
   try {
     return { regex: new RegExp(p.regex.replace(/^\(\?i\)/, ''), 'i'), example: p.example };
   } catch {
