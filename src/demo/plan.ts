@@ -215,13 +215,14 @@ function addBaseModel(
   const specs = drawSpecs(groupType, rules, rnd, quality, fixed, { brand: brand.slug, series });
   // a variant value must keep the rules the product's specs trigger (an instant camera is body only)
   const context = { ...specs, brand: brand.slug, series };
-  const keeps = (dim: string) => (value: string) =>
-    (rules?.rules ?? []).every(
-      (r) =>
-        r.then[dim] === undefined ||
-        !matches(context, r.when) ||
-        satisfies(numericVariant(type, { [dim]: value })[dim], r.then[dim]),
-    );
+  const keeps = (dim: string) => {
+    const binding = (rules?.rules ?? []).filter((r) => r.then[dim] !== undefined && matches(context, r.when));
+    return (value: string) =>
+      binding.every((r) => satisfies(numericVariant(type, { [dim]: value })[dim], r.then[dim]!));
+  };
+  const variantRules = (rules?.rules ?? []).filter((r) =>
+    Object.keys(r.when).some((k) => type.variant_dimensions.includes(k)),
+  );
   const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).some(keeps(d)));
   const noise = 0.92 + rnd.next() * 0.16;
   const brandFactor = tierFactor(brand.profile?.quality_tier);
@@ -247,13 +248,14 @@ function addBaseModel(
       const all = { ...specs, ...numericVariant(type, variant) };
       const price = listPrice(type, rules, all, brandFactor, quality, noise * (generation === 2 ? 1.08 : 1));
       // what a variant leaves out (a bare tool has no battery): rules on a variant say which specs do not apply
-      const own = { ...specs };
-      for (const r of rules?.rules ?? [])
-        if (
-          Object.keys(r.when).some((k) => k in variant) &&
-          matches({ ...all, brand: brand.slug, series }, r.when)
-        )
-          for (const [k, c] of Object.entries(r.then)) if (c === null) delete own[k];
+      let own = specs;
+      for (const r of variantRules)
+        if (matches({ ...all, brand: brand.slug, series }, r.when))
+          for (const [k, c] of Object.entries(r.then))
+            if (c === null && k in own) {
+              if (own === specs) own = { ...specs };
+              delete own[k];
+            }
       products.push({
         key: `${brand.slug}:${model}`,
         groupKey: `${brand.slug}:${genBase}`,

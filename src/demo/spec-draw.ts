@@ -45,7 +45,7 @@ export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange |
     values = values.filter((_, i) => keep[i]);
     if (values.length === 0) return null;
   } else if (allowed?.length) {
-    values = allowed.filter((v) => v >= min && v <= max);
+    values = allowed.filter((v) => v >= min && v <= max).sort((a, b) => a - b);
     weights = undefined;
     if (values.length === 0) return null;
   }
@@ -61,18 +61,24 @@ export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange |
 export function quantile(r: SpecRange, u: number): number {
   const t = Math.min(1, Math.max(0, u));
   if (r.values?.length) {
-    const pairs = r.values
-      .map((v, i) => [v, r.weights?.[i] ?? (r.weights ? 0 : 1)] as const)
-      .filter(([, w]) => w > 0)
-      .sort((a, b) => a[0] - b[0]);
-    const list = pairs.length ? pairs : r.values.map((v) => [v, 1] as const);
-    const total = list.reduce((n, [, w]) => n + w, 0);
+    // values are ascending (data test; narrow keeps the order); loops, not arrays: this runs
+    // for every number of every product on every settling pass
+    const values = r.values;
+    const weightOf = (i: number) => r.weights?.[i] ?? (r.weights ? 0 : 1);
+    let total = 0;
+    for (let i = 0; i < values.length; i++) total += Math.max(0, weightOf(i));
+    const w = total > 0 ? (i: number) => Math.max(0, weightOf(i)) : () => 1;
+    if (total <= 0) total = values.length;
     let acc = 0;
-    for (const [v, w] of list) {
-      acc += w;
-      if (t * total <= acc) return v;
+    let last = values[0]!;
+    for (let i = 0; i < values.length; i++) {
+      const wi = w(i);
+      if (wi <= 0) continue;
+      acc += wi;
+      last = values[i]!;
+      if (t * total <= acc) return last;
     }
-    return list.at(-1)![0];
+    return last;
   }
   const { min: a, max: b } = r;
   if (b <= a) return a;
@@ -135,6 +141,20 @@ export function drawSpecs(
   return specs;
 }
 
+type Rule = NonNullable<SpecRulesDef['rules']>[number];
+const namingCache = new WeakMap<Rule[], Map<string, Rule[]>>();
+
+/** The rules that constrain each spec, in file order (built once per type's rule list). */
+function rulesNaming(rules: Rule[]): Map<string, Rule[]> {
+  let index = namingCache.get(rules);
+  if (!index) {
+    index = new Map();
+    for (const r of rules) for (const k of Object.keys(r.then)) index.set(k, [...(index.get(k) ?? []), r]);
+    namingCache.set(rules, index);
+  }
+  return index;
+}
+
 /** Whether every rule whose condition holds is kept (on the specs drawn here, `keys`). */
 function keepsRules(
   specs: Record<string, SpecValue>,
@@ -161,8 +181,18 @@ function drawOnce(
   const specs: Record<string, SpecValue> = {};
   // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
   // is an OLED); they are not specs
-  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) =>
-    matches({ ...specs, brand: context.brand ?? '', series: context.series ?? '' }, when);
+  // (read in place, not through a merged copy: this runs for every rule, spec and pass)
+  const conditions = new Map<object, [string, RuleConstraint | RuleValue | null][]>();
+  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) => {
+    let entries = conditions.get(when);
+    if (!entries) conditions.set(when, (entries = Object.entries(when)));
+    return entries.every(([k, c]) =>
+      satisfies(
+        k === 'brand' ? (context.brand ?? '') : k === 'series' ? (context.series ?? '') : specs[k],
+        c,
+      ),
+    );
+  };
   const byKey = new Map(type.specs.map((s) => [s.key, s]));
   const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
   // spec → other numeric specs it may not exceed (max) or fall below (min)
@@ -202,12 +232,13 @@ function drawOnce(
     return Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (jitter.get(key) ?? 0)));
   };
   const ruleRules = rules?.rules ?? [];
+  const naming = rulesNaming(ruleRules);
   for (let pass = 0; pass < 6; pass++) {
     let changed = false;
     for (const spec of numbers) {
       let range: SpecRange = spec.range!;
       let absent = false;
-      for (const rule of ruleRules) {
+      for (const rule of naming.get(spec.key) ?? []) {
         const c = rule.then[spec.key];
         if (c === undefined || !holds(rule.when)) continue;
         if (c === null) absent = true;
@@ -259,11 +290,14 @@ function drawOnce(
  */
 export function cdf(r: SpecRange, v: number): number {
   if (r.values?.length) {
-    const pairs = r.values.map((x, i) => [x, r.weights?.[i] ?? 1] as const).sort((a, b) => a[0] - b[0]);
-    const total = pairs.reduce((n, [, w]) => n + w, 0) || 1;
+    const values = r.values;
+    let total = 0;
+    for (let i = 0; i < values.length; i++) total += r.weights?.[i] ?? 1;
+    total ||= 1;
     let acc = 0;
-    for (const [x, w] of pairs) {
-      if (x >= v) return (acc + w / 2) / total;
+    for (let i = 0; i < values.length; i++) {
+      const w = r.weights?.[i] ?? 1;
+      if (values[i]! >= v) return (acc + w / 2) / total;
       acc += w;
     }
     return 1;
