@@ -185,7 +185,10 @@ function drawOnce(
   const conditions = new Map<object, [string, RuleConstraint | RuleValue | null][]>();
   const holds = (when: Record<string, RuleConstraint | RuleValue | null>) => {
     let entries = conditions.get(when);
-    if (!entries) conditions.set(when, (entries = Object.entries(when)));
+    if (!entries) {
+      entries = Object.entries(when);
+      conditions.set(when, entries);
+    }
     return entries.every(([k, c]) =>
       satisfies(
         k === 'brand' ? (context.brand ?? '') : k === 'series' ? (context.series ?? '') : specs[k],
