@@ -26,6 +26,7 @@ export type {
   Retailer,
   SchemaOrgProduct,
   SearchHit,
+  SemanticHit,
 } from './resources.js';
 export {
   backoffMs,

@@ -18,8 +18,13 @@ export type Product = Exclude<GetData<'/v2/products/{id}'>, AiProduct | SchemaOr
 export type Offer = NonNullable<Product['offers']>[number];
 /** A product of a list or search result page (format=json). */
 export type ProductListItem = Exclude<GetData<'/v2/products'>, (AiProduct | SchemaOrgProduct)[]>[number];
-/** A hit of the advanced or semantic search. */
-export type SearchHit = PostData<'/v2/products/search'>[number];
+/** A hit of the advanced search (format=json). */
+export type SearchHit = Exclude<PostData<'/v2/products/search'>, (AiProduct | SchemaOrgProduct)[]>[number];
+/** A hit of the semantic search (format=json). */
+export type SemanticHit = Exclude<
+  PostData<'/v2/products/semantic-search'>,
+  (AiProduct | SchemaOrgProduct)[]
+>[number];
 export type PriceIntelligence = GetData<'/v2/products/{id}/prices'>;
 export type BarcodeResult = GetData<'/v2/products/barcode/{gtin}'>;
 export type ModelLookup = GetData<'/v2/products/lookup'>;

@@ -7862,6 +7862,8 @@ export interface operations {
                                     retailer: string;
                                     price: number | null;
                                     in_stock: boolean;
+                                    /** @description the offer's page at the retailer */
+                                    url: string | null;
                                     /** @description ISO 8601 timestamp (UTC) */
                                     last_seen_at: string;
                                 }[];
