@@ -1,6 +1,6 @@
 import createClient, { type Client, type MaybeOptionalInit } from 'openapi-fetch';
 import type { PathsWithMethod, RequiredKeysOf, SuccessResponseJSON } from 'openapi-typescript-helpers';
-import { codeForStatus, type ErrorBody, ShelfError } from './errors.js';
+import { codeForStatus, type ErrorBody, RETRYABLE_STATUSES, ShelfError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { type RateLimit, rateLimitOf } from './rate-limit.js';
 import { DEFAULT_RETRY, type FetchLike, type RetryEvent, type RetryOptions, retryingFetch } from './retry.js';
@@ -166,7 +166,7 @@ export class ShelfClient {
             (response.ok ? 'the answer is not a Shelf envelope' : `the API answered HTTP ${response.status}`),
           userMessage: error?.userMessage,
           details: error?.details ?? null,
-          retryable: error?.retryable ?? false,
+          retryable: error?.retryable ?? (!response.ok && RETRYABLE_STATUSES.has(response.status)),
           retryAfter: error?.retryAfter ?? rateLimit.retryAfter,
         },
         { status: response.status, requestId, rateLimit },

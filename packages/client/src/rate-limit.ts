@@ -35,6 +35,8 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (value === null || value.trim() === '') return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // an HTTP date names its month ("Tue, 24 Nov 2026 01:00:30 GMT"); Date.parse alone takes "-5" as a year
+  if (!/[A-Za-z]{3}/.test(trimmed)) return null;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
