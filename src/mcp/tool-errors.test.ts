@@ -55,6 +55,10 @@ describe('toolError: every failure becomes a tool error an agent can act on', ()
       apiError('UNREACHABLE', 'the Shelf API at http://x could not be reached (ECONNREFUSED)', 0),
       /^UNREACHABLE: .*ECONNREFUSED.*\nThe Shelf API is unreachable/,
     ],
+    [
+      apiError('TIMEOUT', 'the Shelf API at http://x did not answer in time', 0),
+      /^TIMEOUT: .*did not answer in time\.\nThe Shelf API did not answer in time; retry once/,
+    ],
     [apiError('SOMETHING_NEW', 'odd', 500), /^INTERNAL: odd\./],
     [
       new InvalidArgument('id|slug', 'give exactly one identifier'),
