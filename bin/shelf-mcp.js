@@ -1,14 +1,4 @@
 #!/usr/bin/env node
-// Runs the compiled build when there is one (npm run build), else the TypeScript source through tsx.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { launch } from './launch.js';
 
-const compiled = new URL('../dist/mcp/bin.js', import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  // the repository's tsconfig maps @shelf/client to its source, whatever the working directory
-  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-  await import(new URL('../src/mcp/bin.ts', import.meta.url).href);
-}
+await launch('mcp/bin');
