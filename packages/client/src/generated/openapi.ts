@@ -5477,7 +5477,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id (UUID) or slug */
+                /** @description brand id (UUID) or slug */
                 identifier: string;
             };
             cookie?: never;
@@ -5863,7 +5863,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id (UUID) or slug */
+                /** @description retailer id (UUID) or slug */
                 identifier: string;
             };
             cookie?: never;
@@ -11075,7 +11075,7 @@ export interface operations {
                 code?: string;
                 /** @description canonical issue (snake_case, e.g. drain_failure); implies type=error_code */
                 canonical_issue?: string;
-                /** @description brand id or slug: entries carry that brand's overrides as brand_overrides */
+                /** @description brand id (UUID) or slug: entries carry that brand's overrides as brand_overrides */
                 brand?: string;
             };
             header?: never;
@@ -11377,7 +11377,7 @@ export interface operations {
                 q?: string;
                 /** @description product type slug or id */
                 product_type?: string;
-                /** @description brand id or slug: entries carry that brand's overrides as brand_overrides */
+                /** @description brand id (UUID) or slug: entries carry that brand's overrides as brand_overrides */
                 brand?: string;
                 /** @description page size, 1 to 100 (default 20) */
                 limit?: number;
