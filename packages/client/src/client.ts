@@ -185,9 +185,15 @@ export class ShelfClient {
     } as ShelfResponse<B>;
   }
 
-  /** A request that got no answer: timed out, or the API could not be reached. */
+  /** A request that got no usable answer: timed out, could not reach the API, or not JSON. */
   #noAnswer(error: unknown): ShelfError {
     if (error instanceof ShelfError) return error;
+    // a 2xx whose body is not JSON (a proxy's page, or prices.svg: read that one with `raw`)
+    if (error instanceof SyntaxError)
+      return new ShelfError(
+        { code: 'INTERNAL', message: `the answer is not JSON (${error.message})`, retryable: false },
+        { status: 0, cause: error },
+      );
     const e = error as Error;
     const timeout = e?.name === 'TimeoutError';
     const aborted = e?.name === 'AbortError';
