@@ -13,7 +13,7 @@ import {
   variantsOf,
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
-import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
+import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
 import { rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
@@ -29,6 +29,7 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
+import { productSelection } from './fields.js';
 import {
   errorResponses,
   FormatParam,
@@ -79,6 +80,7 @@ const ListQuery = Type.Object({
   include_signals: Type.Optional(Flag),
   group_variants: Type.Optional(Flag),
   format: Type.Optional(FormatParam),
+  fields: Type.Optional(FieldsParam),
 });
 
 const SingleQuery = Type.Object({
@@ -95,6 +97,7 @@ const SingleQuery = Type.Object({
     }),
   ),
   format: Type.Optional(FormatParam),
+  fields: Type.Optional(FieldsParam),
 });
 type SingleQuery = Static<typeof SingleQuery>;
 
@@ -133,6 +136,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? { field: q.sort.replace(/^-/, '') as ProductSortField, desc: q.sort.startsWith('-') }
         : undefined;
       const db = app.catalog().db;
+      const selection = productSelection(db, q.fields, q.format);
       const plain = q.format === undefined || q.format === 'json';
       // search/ ranks the query's matches (the same ranking as POST search in keyword
       // mode); the catalog filters, sorts and pages them
@@ -156,6 +160,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         includeSignals: flag(q.include_signals),
         groupVariants: flag(q.group_variants),
       });
+      if (selection) {
+        // a partial product is not the Product schema: sent past the route's serializer
+        const items = documents ? documents.map((d) => JSON.parse(d) as Product) : products;
+        return sendFormatted(request, reply, project(items, selection), page);
+      }
       if (documents) return sendSerialized(reply, okPageSerialized(request, documents, page));
       if (q.format && q.format !== 'json')
         return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
@@ -189,9 +198,12 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const catalog = app.catalog();
     const db = catalog.db;
+    const selection = productSelection(db, request.query.fields, request.query.format);
     if (id !== null && asksForDefault(request.query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
       const document = productDocument(db, id, catalog.documents);
+      if (document !== null && selection)
+        return sendFormatted(request, reply, project(JSON.parse(document.json), selection));
       if (document !== null) {
         cacheByReference(request, document.etag);
         return sendSerialized(reply, okSerialized(request, document.json));
@@ -207,6 +219,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply,
         formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
       );
+    if (selection) return sendFormatted(request, reply, project(product, selection));
     return ok(request, product);
   }
 

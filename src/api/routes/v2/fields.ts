@@ -1,0 +1,63 @@
+import { type Db, perConnection, typeSpecs } from '../../../catalog/index.js';
+import {
+  allowedFields,
+  describeFields,
+  type FieldTree,
+  fieldTree,
+  MAX_FIELDS,
+  Product,
+  parseFieldList,
+  resolvePath,
+} from '../../../schemas/index.js';
+import { AppError, invalidParam } from '../../errors.js';
+
+/** Free-form objects of a product keyed by spec key: a key beneath them must be one the catalog knows. */
+const KEYED_BY_SPEC = new Set(['specifications', '_spec_sources']);
+const PRODUCT_FIELDS = allowedFields(Product);
+
+const specKeyMemo = perConnection<Set<string>>();
+/** Every spec key of this snapshot's product types (products carry only these). */
+const specKeys = (db: Db): Set<string> =>
+  specKeyMemo(db, 'all', () => new Set([...typeSpecs(db).values()].flat().map((d) => d.key)));
+
+/**
+ * The product field selection asked for by `fields` (query text or body array), checked
+ * against the Product schema and the catalog's spec keys, with `id` always kept (also on each
+ * variant when variants are narrowed); undefined when no selection was asked for. Unknown
+ * fields, or a selection with a format other than json, are a 400 naming them.
+ */
+export function productSelection(
+  db: Db,
+  input: string | readonly string[] | undefined,
+  format: string | undefined,
+): FieldTree | undefined {
+  if (input === undefined) return undefined;
+  if (format !== undefined && format !== 'json')
+    throw invalidParam(
+      'fields',
+      `applies to format=json only: the ${format} format has its own fixed shape (leave out fields or format)`,
+    );
+  const paths = parseFieldList(input);
+  if (paths.length === 0) throw invalidParam('fields', 'must name at least one field');
+  if (paths.length > MAX_FIELDS) throw invalidParam('fields', `names at most ${MAX_FIELDS} fields`);
+  const unknown = paths.filter((path) => {
+    const found = resolvePath(Product, path);
+    if (!found) return true;
+    const [object, key] = found.free;
+    return (
+      object !== undefined &&
+      KEYED_BY_SPEC.has(object.replace(/^variants\./, '')) &&
+      !specKeys(db).has(key as string)
+    );
+  });
+  if (unknown.length) {
+    const message = `names unknown fields: ${unknown.join(', ')}. Allowed: ${describeFields(PRODUCT_FIELDS)}, where <key> of specifications is a spec key (GET /v2/product-types/{slug}/attributes lists them)`;
+    throw new AppError('VALIDATION_ERROR', `fields ${message}`, [
+      { field: 'fields', message, unknown, allowed: PRODUCT_FIELDS },
+    ]);
+  }
+  const tree = fieldTree(paths);
+  tree.id = true;
+  if (typeof tree.variants === 'object') tree.variants.id = true;
+  return tree;
+}
