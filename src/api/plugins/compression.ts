@@ -13,6 +13,9 @@ declare module 'fastify' {
   }
 }
 
+/** Bodies up to this size (a page of 100 products with offers fits) are compressed in one call. */
+const SYNC_COMPRESSION_MAX = 1024 * 1024;
+
 const Q_VALUE = /^q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)$/i;
 
 /**
@@ -112,6 +115,10 @@ export const compressionPlugin = fp(
       customTypes: compressible,
       brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
       zlibOptions: { level: GZIP_LEVEL },
+      // bodies are in memory already; compressing them in one synchronous call took a
+      // quarter (brotli) to a half (gzip) of the CPU of the threadpool stream the plugin
+      // uses past its default of 8 KB on two cores (a 78 KB page: 0.9 against 3.5 and 2.0 ms)
+      syncThreshold: SYNC_COMPRESSION_MAX,
       // no decompression of request bodies: bodies are small JSON (64 KiB limit)
       globalDecompression: false,
     });

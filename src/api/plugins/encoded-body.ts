@@ -5,9 +5,10 @@ export const CODINGS = ['br', 'gzip'] as const;
 export type Coding = (typeof CODINGS)[number];
 
 /**
- * Brotli quality 4: on a 66 KB search page it compresses about as fast as gzip level 6 and
- * about a tenth smaller; quality 5 and up cost several times the time for a few percent
- * (`npm run bench` prints the measurement; docs/architecture.md keeps it).
+ * Brotli quality 4, chosen for speed: on pages of 20 product documents (78 KB) it took as
+ * long as gzip level 6 or less (0.75–0.9×) for about the same size (within 3%); quality 5
+ * was 7–10% smaller but took 1.3–1.5× as long, quality 9 fifty times as long. Every fresh
+ * response pays it (`npm run bench` prints the table; docs/architecture.md keeps it).
  */
 export const BROTLI_QUALITY = 4;
 /** zlib's default level: the usual balance of speed and size. */
