@@ -69,6 +69,9 @@ describe('api: fields', () => {
       specifications: { [spec]: whole.specifications?.[spec] },
       offers: whole.offers?.map((o) => ({ retailer_name: o.retailer_name, price: o.price })),
     });
+    // naming offers asks for them: no include_offers needed
+    const implied = expectOk<Product>(await get(base(), `/v2/products/${whole.id}?fields=offers.price`, key));
+    expect(implied).toEqual({ id: whole.id, offers: whole.offers?.map((o) => ({ price: o.price })) });
     const bySlug = expectOk<Product>(
       await get(base(), `/v2/products/by-slug/${whole.slug}?fields=name`, key),
     );
@@ -98,6 +101,13 @@ describe('api: fields', () => {
       fields: ['name'],
     });
     for (const p of expectOk<Product[]>(semantic)) expect(Object.keys(p)).toEqual(['id', 'name']);
+    const withOffers = await post('/v2/products/search', key, {
+      query: 'dishwasher',
+      fields: ['offers.price'],
+    });
+    const offered = expectOk<Product[]>(withOffers);
+    expect(offered.some((p) => (p.offers?.length ?? 0) > 0)).toBe(true);
+    for (const p of offered) for (const o of p.offers ?? []) expect(Object.keys(o)).toEqual(['price']);
   });
 
   it('unknown fields are a 400 naming them and saying what is allowed', async () => {

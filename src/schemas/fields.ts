@@ -17,7 +17,7 @@ export const FieldsParam = Type.String({
   pattern: `^ *${PATH} *( *, *${PATH} *)*$`,
   maxLength: 2000,
   description:
-    'comma-separated fields to return (id always included), dot paths into objects and arrays of objects: e.g. id,name,current_best_price,offers.price,specifications.noise_level. Only with format=json.',
+    'comma-separated fields to return (id always included), dot paths into objects and arrays of objects: e.g. id,name,current_best_price,offers.price,specifications.noise_level. Naming offers, signals, attributes or variants asks for them (as their include_ flag). Only with format=json.',
 });
 
 /** The `fields` member of a search body: the same paths as an array. */
@@ -25,7 +25,7 @@ export const FieldsArray = Type.Array(Type.String({ pattern: `^${PATH}$`, maxLen
   minItems: 1,
   maxItems: MAX_FIELDS,
   description:
-    'fields to return for each product (id always included), dot paths as in the fields query parameter: e.g. ["name", "offers.price", "specifications.noise_level"]. Only with format json.',
+    'fields to return for each product (id always included), dot paths as in the fields query parameter: e.g. ["name", "offers.price", "specifications.noise_level"]; naming offers asks for them. Only with format json.',
 });
 
 /** A selection as a tree: each chosen name maps to `true` (all of it) or the selection beneath it. */

@@ -61,3 +61,29 @@ export function productSelection(
   if (typeof tree.variants === 'object') tree.variants.id = true;
   return tree;
 }
+
+/**
+ * Product fields that only appear when a flag asks for them, and that flag. Naming one in
+ * `fields` asks for it, as Best Buy's `show=` does: `fields=offers.price` alone has offers.
+ * `knowledge` is left out: it is plan-gated, and its flag is asked for explicitly.
+ */
+const FLAG_OF_FIELD = {
+  offers: 'include_offers',
+  signals: 'include_signals',
+  attributes: 'include_attributes',
+  variants: 'include_variants',
+} as const;
+type ImpliedFlag = (typeof FLAG_OF_FIELD)[keyof typeof FLAG_OF_FIELD];
+
+/** `query` with the flags the selection implies set to true (only those the route takes, `flags`). */
+export function withImpliedFlags<Q extends Partial<Record<ImpliedFlag, string>>>(
+  query: Q,
+  selection: FieldTree | undefined,
+  flags: readonly ImpliedFlag[],
+): Q {
+  if (!selection) return query;
+  const out = { ...query };
+  for (const [field, flag] of Object.entries(FLAG_OF_FIELD) as [string, ImpliedFlag][])
+    if (Object.hasOwn(selection, field) && flags.includes(flag)) out[flag] = 'true' as Q[ImpliedFlag];
+  return out;
+}

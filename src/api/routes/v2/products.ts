@@ -29,7 +29,7 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
-import { productSelection } from './fields.js';
+import { productSelection, withImpliedFlags } from './fields.js';
 import {
   errorResponses,
   FormatParam,
@@ -124,7 +124,9 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const q = withIds(app.catalog().db, request.query, {
+      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
+      const asked = withImpliedFlags(request.query, selection, ['include_offers', 'include_signals']);
+      const q = withIds(app.catalog().db, asked, {
         brand_id: 'brands',
         category_id: 'categories',
         product_type_id: 'product_types',
@@ -136,7 +138,6 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? { field: q.sort.replace(/^-/, '') as ProductSortField, desc: q.sort.startsWith('-') }
         : undefined;
       const db = app.catalog().db;
-      const selection = productSelection(db, q.fields, q.format);
       const plain = q.format === undefined || q.format === 'json';
       // search/ ranks the query's matches (the same ranking as POST search in keyword
       // mode); the catalog filters, sorts and pages them
@@ -199,7 +200,13 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const catalog = app.catalog();
     const db = catalog.db;
     const selection = productSelection(db, request.query.fields, request.query.format);
-    if (id !== null && asksForDefault(request.query)) {
+    const query = withImpliedFlags(request.query, selection, [
+      'include_offers',
+      'include_signals',
+      'include_attributes',
+      'include_variants',
+    ]);
+    if (id !== null && asksForDefault(query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
       const document = productDocument(db, id, catalog.documents);
       if (document !== null && selection)
@@ -211,8 +218,8 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const found = id === null ? null : getProduct(db, id);
     if (!found) throw notFound('product', identifier);
-    const product = single(db, found, request.query, request);
-    const format = request.query.format;
+    const product = single(db, found, query, request);
+    const format = query.format;
     if (format && format !== 'json')
       return sendFormatted(
         request,

@@ -78,7 +78,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         throw invalidParam('pagination', 'give offset or cursor, not both');
       const db = app.catalog().db;
       const selection = productSelection(db, body.fields, body.format);
-      return reply(request, res, await advancedSearch(db, engine, body), body.format, selection);
+      // naming offers in fields asks for them, as on GET /v2/products
+      const asked = selection?.offers ? { ...body, include_offers: true } : body;
+      return reply(request, res, await advancedSearch(db, engine, asked), body.format, selection);
     },
   );
 
@@ -94,14 +96,10 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     },
     async (request, res) => {
       const db = app.catalog().db;
-      const selection = productSelection(db, request.body.fields, request.body.format);
-      return reply(
-        request,
-        res,
-        await semanticSearch(db, engine, request.body),
-        request.body.format,
-        selection,
-      );
+      const body = request.body;
+      const selection = productSelection(db, body.fields, body.format);
+      const asked = selection?.offers ? { ...body, include_offers: true } : body;
+      return reply(request, res, await semanticSearch(db, engine, asked), body.format, selection);
     },
   );
 };
