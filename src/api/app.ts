@@ -7,6 +7,7 @@ import { createSearchEngine, type SearchEngine } from '../search/index.js';
 import { authPlugin, logRedaction, redactUrl } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
@@ -92,6 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
+  // first: it negotiates the coding and must see every route as it is added
+  await app.register(compressionPlugin);
   await app.register(envelopePlugin);
   await app.register(errorsPlugin);
   await app.register(catalogPlugin, { provider: options.catalog });

@@ -12,6 +12,18 @@ export {
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
+export {
+  allowedFields,
+  describeFields,
+  FieldsArray,
+  FieldsParam,
+  type FieldTree,
+  fieldTree,
+  MAX_FIELDS,
+  parseFieldList,
+  project,
+  resolvePath,
+} from './fields.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
 export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';
 export {
