@@ -1,3 +1,12 @@
+export {
+  CHANGE_ASPECTS,
+  CHANGE_RETENTION_PUBLISHES,
+  type ChangeListParams,
+  type ChangePage,
+  changesHead,
+  ExpiredCursorError,
+  listChanges,
+} from './change-queries.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
