@@ -48,7 +48,7 @@ const hash = (text: string | null): string =>
 /**
  * Records what this publish changes against the previous published snapshot: writes the new
  * snapshot's product fingerprints, carries the previous snapshot's change log forward (its
- * last {@link CHANGE_RETENTION_PUBLISHES} publishes) and appends this publish's changes —
+ * last `retention` publishes, default {@link CHANGE_RETENTION_PUBLISHES}) and appends this publish's changes —
  * products added, changed (with the aspects that changed) and removed (tombstones with the
  * last id, and the product their listings went to when they were merged). Runs in the
  * snapshot's writer, after every product, offer and listing is written. A previous snapshot
@@ -58,6 +58,7 @@ export function recordChanges(
   db: Db,
   previousPath: string | null,
   run: { run_id: string; published_at: string },
+  retention = CHANGE_RETENTION_PUBLISHES,
 ): ChangeSummary {
   db.function('change_hash', { deterministic: true }, (text: unknown) =>
     hash(text === null ? null : String(text)),
@@ -85,7 +86,7 @@ export function recordChanges(
       .get() as { version: number; head_seq: number } | undefined;
     const version = (last?.version ?? 0) + 1;
     // the log keeps the last N publishes, this one included
-    const oldest = version - CHANGE_RETENTION_PUBLISHES + 1;
+    const oldest = version - retention + 1;
     db.prepare('INSERT INTO change_publishes SELECT * FROM prev.change_publishes WHERE version >= ?').run(
       oldest,
     );
