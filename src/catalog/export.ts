@@ -34,15 +34,28 @@ export function* productDocumentLines(db: Db): Generator<string> {
 /** Where a snapshot's gzipped export is kept: beside it, so it is pruned with it. */
 export const exportFilePath = (snapshotPath: string): string => `${snapshotPath}.products.jsonl.gz`;
 
+/**
+ * The gzipped JSON lines of the snapshot at `snapshotPath` as a stream, read through its own
+ * read-only connection (closed when the stream ends or is destroyed), so a snapshot swap
+ * during a long download does not cut it short. Never holds the catalog in memory.
+ */
+export function gzippedExport(snapshotPath: string): Readable {
+  const db = openReadOnly(snapshotPath);
+  const gzip = createGzip();
+  const lines = Readable.from(productDocumentLines(db));
+  lines.once('close', () => db.close());
+  lines.once('error', (error) => gzip.destroy(error));
+  gzip.once('close', () => lines.destroy());
+  return lines.pipe(gzip);
+}
+
 const building = new Map<string, Promise<{ path: string; size: number }>>();
 
 /**
  * The gzipped JSON-lines export of the snapshot at `snapshotPath`, built on first use and
  * then served from disk (a snapshot never changes, so neither does its export): returns its
  * path and size. Concurrent callers share one build. It is written under a temporary name
- * (`.tmp-<pid>`, swept if the process dies) and renamed when complete, through its own
- * read-only connection, so a snapshot swap during the build does not cut it short. Streamed
- * through gzip: the catalog is never held in memory.
+ * (`.tmp-<pid>`, swept if the process dies) and renamed when complete.
  */
 export function ensureExportFile(snapshotPath: string): Promise<{ path: string; size: number }> {
   const path = exportFilePath(snapshotPath);
@@ -55,16 +68,13 @@ export function ensureExportFile(snapshotPath: string): Promise<{ path: string; 
   if (pending) return pending;
   const build = (async () => {
     const tmp = `${path}.tmp-${process.pid}`;
-    const db = openReadOnly(snapshotPath);
     try {
-      await pipeline(Readable.from(productDocumentLines(db)), createGzip(), createWriteStream(tmp));
+      await pipeline(gzippedExport(snapshotPath), createWriteStream(tmp));
       renameSync(tmp, path);
       return { path, size: statSync(path).size };
     } catch (error) {
       rmSync(tmp, { force: true });
       throw error;
-    } finally {
-      db.close();
     }
   })().finally(() => building.delete(path));
   building.set(path, build);

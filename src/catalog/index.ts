@@ -26,7 +26,7 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
-export { ensureExportFile, exportFilePath, productDocumentLines } from './export.js';
+export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,

@@ -3,8 +3,9 @@ import { basename } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { changesHead, ensureExportFile, listChanges } from '../../../catalog/index.js';
+import { changesHead, ensureExportFile, gzippedExport, listChanges } from '../../../catalog/index.js';
 import { ChangeItem, ErrorEnvelope, ListEnvelope } from '../../../schemas/index.js';
+import { AppError } from '../../errors.js';
 import { etagMatches } from '../../plugins/cache.js';
 import { okPage } from '../../plugins/envelope.js';
 import { Limit } from '../../schemas/params.js';
@@ -40,7 +41,13 @@ export const changeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { changes, page } = listChanges(app.catalog().db, request.query);
+      const db = app.catalog().db;
+      if (changesHead(db) === null)
+        throw new AppError(
+          'CATALOG_UNAVAILABLE',
+          'the served catalog snapshot predates the change feed; the next ingest starts it',
+        );
+      const { changes, page } = listChanges(db, request.query);
       return okPage(request, changes, page);
     },
   );
@@ -73,12 +80,20 @@ export const changeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('ETag', etag).header('Cache-Control', 'private, max-age=3600');
       if (head) reply.header(CHANGES_CURSOR_HEADER, head);
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const file = await ensureExportFile(catalog.db.name);
-      return reply
+      reply
         .type('application/gzip')
-        .header('Content-Length', file.size)
-        .header('Content-Disposition', `attachment; filename="shelf-products-${basename(id)}.jsonl.gz"`)
-        .send(createReadStream(file.path));
+        .header('Content-Disposition', `attachment; filename="shelf-products-${basename(id)}.jsonl.gz"`);
+      let file: { path: string; size: number };
+      try {
+        file = await ensureExportFile(catalog.db.name);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM' && code !== 'ENOSPC') throw error;
+        // a data folder the server may not write to: gzip on the fly, without a length
+        request.log.warn({ err: error }, 'cannot keep the export beside the snapshot; streaming it');
+        return reply.send(gzippedExport(catalog.db.name));
+      }
+      return reply.header('Content-Length', file.size).send(createReadStream(file.path));
     },
   );
 };
