@@ -223,6 +223,20 @@ describe('the change feed across publishes (GET /v2/changes)', () => {
     expect((await changes('?limit=100')).data).toEqual(all.data);
   });
 
+  it("include_product=true carries each product's current document, null for a tombstone", async () => {
+    const plain = await changes(`?since=${atStart}&limit=100`);
+    const full = await changes(`?since=${atStart}&limit=100&include_product=true`);
+    expect(full.pagination).toEqual(plain.pagination);
+    expect(full.data.map(({ product: _, ...rest }) => rest)).toEqual(plain.data);
+    for (const c of full.data) {
+      const current = await get(server.url, `/v2/products/${c.product_id}`, key);
+      if (current.status === 404) expect(c.product).toBeNull();
+      else expect(c.product).toEqual(expectOk(current));
+    }
+    expect(full.data.filter((c) => c.type === 'removed').every((c) => c.product === null)).toBe(true);
+    expect(full.data.some((c) => c.product !== null)).toBe(true);
+  });
+
   it('answers 400 naming since for a cursor that is not a feed position', async () => {
     for (const since of [
       'garbage!',

@@ -1,7 +1,10 @@
-import { CHANGE_ASPECTS, type ChangeAspect, type ChangeItem } from '../schemas/index.js';
+import fastJson from 'fast-json-stringify';
+import { CHANGE_ASPECTS, type ChangeAspect, ChangeItem } from '../schemas/index.js';
 import { encodeCursor, type PageInfo } from './cursor.js';
 import { type Db, hasTable, stmt } from './database.js';
+import type { DocumentCache } from './document-cache.js';
 import { condition, InvalidCursorError, readCursor, readPage } from './page.js';
+import { productDocument } from './product-documents.js';
 
 export { CHANGE_ASPECTS };
 
@@ -135,4 +138,19 @@ export function changesHead(db: Db): string | null {
     'SELECT version, run_id, head_seq FROM change_publishes ORDER BY version DESC LIMIT 1',
   ).get() as Publish | undefined;
   return latest ? positionCursor(latest, latest.head_seq) : null;
+}
+
+const serializeChange: (change: ChangeItem) => string = fastJson(ChangeItem);
+
+/**
+ * The serialized changes with each product's current stored document as `product` (null
+ * when the product is gone), for `include_product=true`: the documents go in as stored,
+ * never parsed and serialized again.
+ */
+export function changesWithProducts(db: Db, changes: readonly ChangeItem[], kept?: DocumentCache): string[] {
+  return changes.map((change) => {
+    const json = serializeChange(change);
+    const document = change.type === 'removed' ? null : productDocument(db, change.product_id, kept);
+    return `${json.slice(0, -1)},"product":${document ? document.json : 'null'}}`;
+  });
 }

@@ -4,6 +4,7 @@ export {
   type ChangeListParams,
   type ChangePage,
   changesHead,
+  changesWithProducts,
   ExpiredCursorError,
   listChanges,
 } from './change-queries.js';

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+import { Product } from './product.js';
 
 /** The aspects of a product whose change the change feed reports (see docs/api.md). */
 export const CHANGE_ASPECTS = ['name', 'price', 'stock', 'offers', 'specs', 'details'] as const;
@@ -27,6 +28,13 @@ export const ChangeItem = Type.Object({
     Type.String({
       format: 'uuid',
       description: 'for removed: the product its listings now belong to (merged by entity resolution)',
+    }),
+  ),
+  product: Type.Optional(
+    Nullable({
+      ...Product,
+      description:
+        "with include_product=true: the product's current document (the body of GET /v2/products/{id}), null when it is no longer in the catalog (removed, now or by a later publish)",
     }),
   ),
 });

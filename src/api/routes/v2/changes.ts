@@ -3,13 +3,19 @@ import { basename } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { changesHead, ensureExportFile, gzippedExport, listChanges } from '../../../catalog/index.js';
+import {
+  changesHead,
+  changesWithProducts,
+  ensureExportFile,
+  gzippedExport,
+  listChanges,
+} from '../../../catalog/index.js';
 import { ChangeItem, ErrorEnvelope, ListEnvelope } from '../../../schemas/index.js';
 import { AppError } from '../../errors.js';
 import { etagMatches } from '../../plugins/cache.js';
-import { okPage } from '../../plugins/envelope.js';
-import { Limit } from '../../schemas/params.js';
-import { errorResponses, requirePlan } from './shared.js';
+import { okPage, okPageSerialized } from '../../plugins/envelope.js';
+import { Flag, flag, Limit } from '../../schemas/params.js';
+import { errorResponses, requirePlan, sendSerialized } from './shared.js';
 
 const ChangesQuery = Type.Object({
   since: Type.Optional(
@@ -21,6 +27,7 @@ const ChangesQuery = Type.Object({
     }),
   ),
   limit: Limit(100),
+  include_product: Type.Optional(Flag),
 });
 
 /** Response header of the export naming the change-feed position it was taken at. */
@@ -35,19 +42,25 @@ export const changeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['changes'],
         summary: 'Products added, changed and removed by each publish',
         description:
-          'The change feed, oldest first: every publish of the catalog records which products it added, changed (and which aspects: name, price, stock, offers, specs, details) and removed (tombstones with the last id, and merged_into when the product was merged into another). nextCursor is always set: pass it as `since` to get the next page now, or the changes published later. A position older than the last 30 publishes answers 410 CURSOR_EXPIRED: re-sync from the export.',
+          "The change feed, oldest first: every publish of the catalog records which products it added, changed (and which aspects: name, price, stock, offers, specs, details) and removed (tombstones with the last id, and merged_into when the product was merged into another). nextCursor is always set: pass it as `since` to get the next page now, or the changes published later. A position older than the last 30 publishes answers 410 CURSOR_EXPIRED: re-sync from the export. include_product=true adds each product's current document (null when it is gone).",
         querystring: ChangesQuery,
         response: { 200: ListEnvelope(ChangeItem), ...errorResponses, 410: ErrorEnvelope },
       },
     },
-    async (request) => {
-      const db = app.catalog().db;
+    async (request, reply) => {
+      const catalog = app.catalog();
+      const db = catalog.db;
       if (changesHead(db) === null)
         throw new AppError(
           'CATALOG_UNAVAILABLE',
           'the served catalog snapshot predates the change feed; the next ingest starts it',
         );
       const { changes, page } = listChanges(db, request.query);
+      if (flag(request.query.include_product))
+        return sendSerialized(
+          reply,
+          okPageSerialized(request, changesWithProducts(db, changes, catalog.documents), page),
+        );
       return okPage(request, changes, page);
     },
   );
