@@ -75,45 +75,47 @@ export function recordChanges(
       .pluck()
       .get() === 3;
   try {
-    if (!hasLog) {
-      db.prepare(
-        'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (1, ?, ?, 0, 1)',
-      ).run(run.run_id, run.published_at);
-      return { version: 1, baseline: true, added: 0, changed: 0, removed: 0 };
-    }
-    const last = db
-      .prepare('SELECT version, head_seq FROM prev.change_publishes ORDER BY version DESC LIMIT 1')
-      .get() as { version: number; head_seq: number } | undefined;
-    const version = (last?.version ?? 0) + 1;
-    // the log keeps the last N publishes, this one included
-    const oldest = version - retention + 1;
-    db.prepare('INSERT INTO change_publishes SELECT * FROM prev.change_publishes WHERE version >= ?').run(
-      oldest,
-    );
-    db.prepare('INSERT INTO changes SELECT * FROM prev.changes WHERE version >= ?').run(oldest);
+    // one transaction: the writer runs without a journal, and a commit per row is slow
+    return db.transaction((): ChangeSummary => {
+      if (!hasLog) {
+        db.prepare(
+          'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (1, ?, ?, 0, 1)',
+        ).run(run.run_id, run.published_at);
+        return { version: 1, baseline: true, added: 0, changed: 0, removed: 0 };
+      }
+      const last = db
+        .prepare('SELECT version, head_seq FROM prev.change_publishes ORDER BY version DESC LIMIT 1')
+        .get() as { version: number; head_seq: number } | undefined;
+      const version = (last?.version ?? 0) + 1;
+      // the log keeps the last N publishes, this one included
+      const oldest = version - retention + 1;
+      db.prepare('INSERT INTO change_publishes SELECT * FROM prev.change_publishes WHERE version >= ?').run(
+        oldest,
+      );
+      db.prepare('INSERT INTO changes SELECT * FROM prev.changes WHERE version >= ?').run(oldest);
 
-    let seq = last?.head_seq ?? 0;
-    const insert = db.prepare(
-      `INSERT INTO changes (seq, version, type, product_id, slug, name, aspects_json, merged_into)
+      let seq = last?.head_seq ?? 0;
+      const insert = db.prepare(
+        `INSERT INTO changes (seq, version, type, product_id, slug, name, aspects_json, merged_into)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const counts = { added: 0, changed: 0, removed: 0 };
-    const add = (
-      type: keyof typeof counts,
-      row: { id: string; slug: string; name: string },
-      aspects: string[] = [],
-      mergedInto: string | null = null,
-    ) => {
-      insert.run(++seq, version, type, row.id, row.slug, row.name, JSON.stringify(aspects), mergedInto);
-      counts[type]++;
-    };
+      );
+      const counts = { added: 0, changed: 0, removed: 0 };
+      const add = (
+        type: keyof typeof counts,
+        row: { id: string; slug: string; name: string },
+        aspects: string[] = [],
+        mergedInto: string | null = null,
+      ) => {
+        insert.run(++seq, version, type, row.id, row.slug, row.name, JSON.stringify(aspects), mergedInto);
+        counts[type]++;
+      };
 
-    // removed: in the previous catalog, not in this one; merged when its listings moved
-    const mergedInto = new Map<string, string>();
-    // the product most of its listings went to
-    for (const r of db
-      .prepare(
-        `SELECT pl.product_id AS old_id, nl.product_id AS new_id, count(*) AS n
+      // removed: in the previous catalog, not in this one; merged when its listings moved
+      const mergedInto = new Map<string, string>();
+      // the product most of its listings went to
+      for (const r of db
+        .prepare(
+          `SELECT pl.product_id AS old_id, nl.product_id AS new_id, count(*) AS n
          FROM prev.retailer_listings pl
          JOIN prev.retailers pr ON pr.id = pl.retailer_id
          JOIN main.retailers nr ON nr.slug = pr.slug
@@ -122,44 +124,45 @@ export function recordChanges(
          WHERE pl.product_id NOT IN (SELECT id FROM main.products)
          GROUP BY pl.product_id, nl.product_id
          ORDER BY pl.product_id, n DESC, nl.product_id`,
-      )
-      .all() as { old_id: string; new_id: string }[])
-      if (!mergedInto.has(r.old_id)) mergedInto.set(r.old_id, r.new_id);
-    for (const row of db
-      .prepare(
-        'SELECT id, slug, name FROM prev.products WHERE id NOT IN (SELECT id FROM main.products) ORDER BY id',
-      )
-      .all() as { id: string; slug: string; name: string }[])
-      add('removed', row, [], mergedInto.get(row.id) ?? null);
+        )
+        .all() as { old_id: string; new_id: string }[])
+        if (!mergedInto.has(r.old_id)) mergedInto.set(r.old_id, r.new_id);
+      for (const row of db
+        .prepare(
+          'SELECT id, slug, name FROM prev.products WHERE id NOT IN (SELECT id FROM main.products) ORDER BY id',
+        )
+        .all() as { id: string; slug: string; name: string }[])
+        add('removed', row, [], mergedInto.get(row.id) ?? null);
 
-    for (const row of db
-      .prepare(
-        'SELECT id, slug, name FROM main.products WHERE id NOT IN (SELECT product_id FROM prev.product_fingerprints) ORDER BY id',
-      )
-      .all() as { id: string; slug: string; name: string }[])
-      add('added', row);
+      for (const row of db
+        .prepare(
+          'SELECT id, slug, name FROM main.products WHERE id NOT IN (SELECT product_id FROM prev.product_fingerprints) ORDER BY id',
+        )
+        .all() as { id: string; slug: string; name: string }[])
+        add('added', row);
 
-    const differs = CHANGE_ASPECTS.map((a) => `n.${a} <> o.${a} AS differs_${a}`).join(', ');
-    for (const row of db
-      .prepare(
-        `SELECT p.id, p.slug, p.name, ${differs}
+      const differs = CHANGE_ASPECTS.map((a) => `n.${a} <> o.${a} AS differs_${a}`).join(', ');
+      for (const row of db
+        .prepare(
+          `SELECT p.id, p.slug, p.name, ${differs}
          FROM main.product_fingerprints n
          JOIN prev.product_fingerprints o ON o.product_id = n.product_id
          JOIN main.products p ON p.id = n.product_id
          WHERE ${CHANGE_ASPECTS.map((a) => `n.${a} <> o.${a}`).join(' OR ')}
          ORDER BY p.id`,
-      )
-      .all() as ({ id: string; slug: string; name: string } & Record<string, number>)[])
-      add(
-        'changed',
-        row,
-        CHANGE_ASPECTS.filter((a) => row[`differs_${a}`] === 1),
-      );
+        )
+        .all() as ({ id: string; slug: string; name: string } & Record<string, number>)[])
+        add(
+          'changed',
+          row,
+          CHANGE_ASPECTS.filter((a) => row[`differs_${a}`] === 1),
+        );
 
-    db.prepare(
-      'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (?, ?, ?, ?, 0)',
-    ).run(version, run.run_id, run.published_at, seq);
-    return { version, baseline: false, ...counts };
+      db.prepare(
+        'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (?, ?, ?, ?, 0)',
+      ).run(version, run.run_id, run.published_at, seq);
+      return { version, baseline: false, ...counts };
+    })();
   } finally {
     if (attached) db.exec('DETACH DATABASE prev');
   }
