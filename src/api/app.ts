@@ -15,6 +15,7 @@ import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { catalogTreeRoutes } from './routes/v2/catalog-tree.js';
+import { changeRoutes } from './routes/v2/changes.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { knowledgeRoutes } from './routes/v2/knowledge.js';
 import { priceChartRoutes } from './routes/v2/price-chart.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(catalogTreeRoutes);
       await v2.register(knowledgeRoutes);
       await v2.register(priceChartRoutes);
+      await v2.register(changeRoutes);
     },
     { prefix: '/v2' },
   );

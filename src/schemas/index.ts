@@ -9,6 +9,7 @@ export {
   ProductType,
   Retailer,
 } from './catalog.js';
+export { CHANGE_ASPECTS, CHANGE_TYPES, type ChangeAspect, ChangeItem } from './changes.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';

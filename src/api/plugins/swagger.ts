@@ -34,6 +34,10 @@ export const swaggerPlugin = fp(
           { name: 'brands', description: 'Brands and brand profiles' },
           { name: 'retailers', description: 'Retailers and retailer profiles' },
           { name: 'search', description: 'Advanced and semantic search' },
+          {
+            name: 'changes',
+            description: 'The change feed and the bulk export: keeping a local copy in sync',
+          },
           { name: 'meta', description: 'Health and this document' },
         ],
         components: {
