@@ -67,6 +67,22 @@ describe('ShelfClient', () => {
     });
   });
 
+  it('walks the change feed with its own cursor parameter, since', async () => {
+    const pages = [
+      { data: [{ kind: 'added' }], pagination: { hasMore: true, nextCursor: 'c1' } },
+      { data: [{ kind: 'removed' }], pagination: { hasMore: false, nextCursor: 'c2' } },
+    ];
+    const { client, sent } = clientAnswering(
+      () => new Response(JSON.stringify({ success: true, meta: {}, ...pages.shift() }), { status: 200 }),
+    );
+    const seen: unknown[] = [];
+    for await (const change of client.items('/v2/changes', { params: { query: { since: 'c0' } } }))
+      seen.push(change);
+    expect(seen).toHaveLength(2);
+    expect(sent.map((r) => new URL(r.url).searchParams.get('since'))).toEqual(['c0', 'c1']);
+    expect(sent.every((r) => !new URL(r.url).searchParams.has('cursor'))).toBe(true);
+  });
+
   it('stops paginating when the server repeats a cursor instead of looping forever', async () => {
     const { client, sent } = clientAnswering(
       () =>

@@ -24,6 +24,12 @@ export type PagedPath = {
   [P in GetPath]: SuccessBody<P, 'get'> extends { pagination: { nextCursor: string | null } } ? P : never;
 }[GetPath];
 
+/**
+ * The query parameter that carries a list's cursor: `cursor` everywhere except the change
+ * feed, which continues from `since` (its nextCursor, or the cursor an export names).
+ */
+const CURSOR_PARAM: Partial<Record<PagedPath, string>> = { '/v2/changes': 'since' };
+
 /** One successful answer: the envelope's parts, the full body and what the headers say. */
 export interface ShelfResponse<B> {
   data: B extends { data: infer D } ? D : never;
@@ -107,17 +113,18 @@ export class ShelfClient {
   /**
    * Every page of a cursor-paginated list, first to last:
    * `for await (const page of client.paginate('/v2/products', { params: { query: { q } } }))`.
-   * Starts at `params.query.cursor` when given.
+   * Starts at `params.query.cursor` when given (`since` for the change feed, `/v2/changes`).
    */
   async *paginate<P extends PagedPath>(
     path: P,
     ...init: InitArgs<RequestInit<P, 'get'>>
   ): AsyncGenerator<ShelfResponse<SuccessBody<P, 'get'>>, void, undefined> {
     const first = (init[0] ?? {}) as { params?: { query?: Record<string, unknown> } };
-    let cursor = first.params?.query?.cursor as string | undefined;
+    const param = CURSOR_PARAM[path] ?? 'cursor';
+    let cursor = first.params?.query?.[param] as string | undefined;
     const seen = new Set<string>();
     for (;;) {
-      const query = { ...first.params?.query, ...(cursor === undefined ? {} : { cursor }) };
+      const query = { ...first.params?.query, ...(cursor === undefined ? {} : { [param]: cursor }) };
       const args = [{ ...first, params: { ...first.params, query } }] as InitArgs<RequestInit<P, 'get'>>;
       const page = await this.get(path, ...args);
       yield page;
