@@ -135,7 +135,7 @@ describe('retryingFetch', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 8 }),
-        fc.double({ min: 0, max: 1, maxExcluded: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
         (n, r) => {
           const full = 300 * 2 ** (n - 1);
           const d = backoffMs(n, 300, () => r);
