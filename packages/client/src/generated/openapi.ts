@@ -382,6 +382,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products added, changed and removed by each publish
+         * @description The change feed, oldest first: every publish of the catalog records which products it added, changed (and which aspects: name, price, stock, offers, specs, details) and removed (tombstones with the last id, and merged_into when the product was merged into another). nextCursor is always set: pass it as `since` to get the next page now, or the changes published later. A position older than the last 30 publishes answers 410 CURSOR_EXPIRED: re-sync from the export. include_product=true adds each product's current document (null when it is gone).
+         */
+        get: operations["getChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/exports/latest.jsonl.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every product of the current catalog, as gzipped JSON lines (Pro and Enterprise)
+         * @description One product document per line, the same body as GET /v2/products/{id}, in id order, every data tier. Built once per catalog snapshot and streamed; counted as one request. ETag is the snapshot id; the Shelf-Changes-Cursor header is the change-feed position to follow from.
+         */
+        get: operations["getExportsLatest.jsonl.gz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -481,6 +521,8 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "json" | "schemaorg" | "ai";
+                    /** @description fields to return for each product (id always included), dot paths as in the fields query parameter: e.g. ["name", "offers.price", "specifications.noise_level"]; naming offers asks for them. Only with format json. */
+                    fields?: string[];
                 };
             };
         };
@@ -1355,6 +1397,8 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "json" | "schemaorg" | "ai";
+                    /** @description fields to return for each product (id always included), dot paths as in the fields query parameter: e.g. ["name", "offers.price", "specifications.noise_level"]; naming offers asks for them. Only with format json. */
+                    fields?: string[];
                 };
             };
         };
@@ -2221,6 +2265,8 @@ export interface operations {
                 group_variants?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description comma-separated fields to return (id always included), dot paths into objects and arrays of objects: e.g. id,name,current_best_price,offers.price,specifications.noise_level. Naming offers, signals, attributes or variants asks for them (as their include_ flag). Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -3245,6 +3291,8 @@ export interface operations {
                 include_knowledge?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description comma-separated fields to return (id always included), dot paths into objects and arrays of objects: e.g. id,name,current_best_price,offers.price,specifications.noise_level. Naming offers, signals, attributes or variants asks for them (as their include_ flag). Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path: {
@@ -4242,6 +4290,8 @@ export interface operations {
                 include_knowledge?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description comma-separated fields to return (id always included), dot paths into objects and arrays of objects: e.g. id,name,current_best_price,offers.price,specifications.noise_level. Naming offers, signals, attributes or variants asks for them (as their include_ flag). Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path: {
@@ -11704,6 +11754,1251 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChanges: {
+        parameters: {
+            query?: {
+                /** @description where to continue: the nextCursor of an earlier page (or the Shelf-Changes-Cursor header of an export), or `now` for the current end of the feed. Without it the feed starts at the oldest change it keeps. */
+                since?: string;
+                /** @description page size, 1 to 100 (default 100) */
+                limit?: number;
+                /** @description true/false, 1/0 or yes/no (any case) */
+                include_product?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description position in the change feed; increases with every change */
+                            seq: number;
+                            /** @description the publish that recorded it; counts publishes up */
+                            version: number;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            published_at: string;
+                            /**
+                             * @description added (new product id), changed (see aspects) or removed (a tombstone: the id is gone from the catalog)
+                             * @enum {string}
+                             */
+                            type: "added" | "changed" | "removed";
+                            /**
+                             * Format: uuid
+                             * @description UUID
+                             */
+                            product_id: string;
+                            /** @description a slug: lower-case letters, digits and dashes */
+                            slug: string;
+                            /** @description the product's name (for removed: its last name) */
+                            name: string;
+                            /** @description for changed: what changed — name, price (offer prices, best/min/max price), stock (availability), offers (offers added or removed, their title, URL or image), specs (specifications, variant attributes), details (description, identifiers, brand, type, group, image, data tier). Empty for added and removed. */
+                            aspects: ("name" | "price" | "stock" | "offers" | "specs" | "details")[];
+                            /**
+                             * Format: uuid
+                             * @description for removed: the product its listings now belong to (merged by entity resolution)
+                             */
+                            merged_into: string | null;
+                            /** @description with include_product=true: the product's current document (the body of GET /v2/products/{id}), null when it is no longer in the catalog (removed, now or by a later publish) */
+                            product?: {
+                                /**
+                                 * Format: uuid
+                                 * @description UUID
+                                 */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                description: string | null;
+                                gtin: string | null;
+                                mpn: string | null;
+                                model_number: string | null;
+                                current_best_price: number | null;
+                                min_price: number | null;
+                                max_price: number | null;
+                                avg_price: number | null;
+                                image_url: string | null;
+                                variant_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                specifications: {
+                                    [key: string]: unknown;
+                                };
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                quality_score: number;
+                                data_tier: number;
+                                source_type: string;
+                                product_group_id: string | null;
+                                /** @description ISO 8601 timestamp (UTC) */
+                                created_at: string;
+                                /** @description ISO 8601 timestamp (UTC) */
+                                updated_at: string;
+                                brand: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    logo_url: string | null;
+                                    website_url: string | null;
+                                    /** @description ISO 8601 timestamp (UTC) */
+                                    created_at: string;
+                                } | null;
+                                category: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    description: string | null;
+                                    icon: string | null;
+                                    is_featured: boolean;
+                                    parent_id: string | null;
+                                    level: number;
+                                    path: string;
+                                } | null;
+                                product_type: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    subcategory_id: string | null;
+                                    is_active: boolean;
+                                    level: number;
+                                    path: string;
+                                } | null;
+                                /** @description Summary of the variant group (id, name, slug, base model, series, variant dimensions); GET /v2/product-groups/{id} gives the full ProductGroup with prices, status and products */
+                                product_group: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    base_model: string | null;
+                                    series_name: string | null;
+                                    variant_dimensions: string[];
+                                } | null;
+                                offers?: {
+                                    retailer_name: string;
+                                    retailer_slug: string;
+                                    /** @description current price; a listing without one is not an offer */
+                                    price: number;
+                                    original_price: number | null;
+                                    currency: string;
+                                    in_stock: boolean;
+                                    /** @description in_stock, out_of_stock, preorder or backorder */
+                                    availability: string;
+                                    retailer_url: string | null;
+                                    /** @description ISO 8601 timestamp (UTC) */
+                                    last_seen_at: string;
+                                    /** @description How this offer’s listing was matched to the product (entity resolution evidence) */
+                                    match: {
+                                        /** @description The strongest evidence joining this listing to the product: a shared GTIN, a shared manufacturer model number, the learned title/attribute match score, or single_listing when no other listing was merged */
+                                        method: "gtin" | "model_number" | "title_similarity" | "single_listing";
+                                        /** @description Match probability of that link, learned from the ingested feeds; 1 for gtin and single_listing. Below 0.5 the merge rests on the two listings being each other’s best candidate: treat it with care */
+                                        confidence: number;
+                                        /** @description The retailer listing's own title */
+                                        title: string;
+                                        /** @description The retailer listing's own GTIN-14, if its feed gave a valid one */
+                                        gtin: string | null;
+                                    } | null;
+                                }[];
+                                signals?: {
+                                    price_trend: "rising" | "falling" | "stable";
+                                    /** @description average of the daily best price over the last 30 days */
+                                    avg_30d: number | null;
+                                    /** @description current best price against avg_30d, in percent (negative = cheaper) */
+                                    price_vs_avg_30d: number | null;
+                                    /** @description lowest daily best price in the last 90 days */
+                                    lowest_90d: number | null;
+                                    is_lowest_in_90_days: boolean;
+                                    in_stock_offers: number;
+                                    lifecycle: "current" | "successor_available" | "legacy";
+                                    successor_id: string | null;
+                                };
+                                _variant_count?: number;
+                                _naming_method: string | null;
+                                _naming_confidence: number | null;
+                                _category_profile_key: string | null;
+                                _spec_sources: {
+                                    [key: string]: unknown;
+                                };
+                                _quality_breakdown: {
+                                    completeness: number;
+                                    validity: number;
+                                    confidence: number;
+                                    crossValidation: number;
+                                    attributeScore: number;
+                                    nameScore: number;
+                                    knowledgeScore: number;
+                                };
+                                _knowledge?: {
+                                    product_type_slug: string;
+                                    available: string[];
+                                    entry_count: number;
+                                    has_brand_overrides: boolean;
+                                    brand_profile: boolean;
+                                    knowledge_url: string;
+                                };
+                                knowledge?: {
+                                    lifespan: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        key: string;
+                                        type: string;
+                                        context: string;
+                                        title: string;
+                                        content: string;
+                                        data: {
+                                            [key: string]: unknown;
+                                        };
+                                        priority: string | null;
+                                        source: string | null;
+                                        source_url: string | null;
+                                        sort_order: number;
+                                        product_type?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            name: string;
+                                            slug: string;
+                                        };
+                                        brand_overrides?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            brand: {
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            type: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                        }[];
+                                    }[];
+                                    maintenance: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        key: string;
+                                        type: string;
+                                        context: string;
+                                        title: string;
+                                        content: string;
+                                        data: {
+                                            [key: string]: unknown;
+                                        };
+                                        priority: string | null;
+                                        source: string | null;
+                                        source_url: string | null;
+                                        sort_order: number;
+                                        product_type?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            name: string;
+                                            slug: string;
+                                        };
+                                        brand_overrides?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            brand: {
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            type: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                        }[];
+                                    }[];
+                                    cost_of_ownership: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        key: string;
+                                        type: string;
+                                        context: string;
+                                        title: string;
+                                        content: string;
+                                        data: {
+                                            [key: string]: unknown;
+                                        };
+                                        priority: string | null;
+                                        source: string | null;
+                                        source_url: string | null;
+                                        sort_order: number;
+                                        product_type?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            name: string;
+                                            slug: string;
+                                        };
+                                        brand_overrides?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            brand: {
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            type: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                        }[];
+                                    }[];
+                                    buying_guide: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        key: string;
+                                        type: string;
+                                        context: string;
+                                        title: string;
+                                        content: string;
+                                        data: {
+                                            [key: string]: unknown;
+                                        };
+                                        priority: string | null;
+                                        source: string | null;
+                                        source_url: string | null;
+                                        sort_order: number;
+                                        product_type?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            name: string;
+                                            slug: string;
+                                        };
+                                        brand_overrides?: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            brand: {
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            type: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                        }[];
+                                    }[];
+                                };
+                                attributes?: {
+                                    key: string;
+                                    value: string;
+                                    numericValue: number | null;
+                                    unit: string | null;
+                                    role: "variant" | "identity" | "spec";
+                                }[];
+                                _score?: number;
+                                variants?: {
+                                    /**
+                                     * Format: uuid
+                                     * @description UUID
+                                     */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    description: string | null;
+                                    gtin: string | null;
+                                    mpn: string | null;
+                                    model_number: string | null;
+                                    current_best_price: number | null;
+                                    min_price: number | null;
+                                    max_price: number | null;
+                                    avg_price: number | null;
+                                    image_url: string | null;
+                                    variant_attributes: {
+                                        [key: string]: unknown;
+                                    };
+                                    specifications: {
+                                        [key: string]: unknown;
+                                    };
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    quality_score: number;
+                                    data_tier: number;
+                                    source_type: string;
+                                    product_group_id: string | null;
+                                    /** @description ISO 8601 timestamp (UTC) */
+                                    created_at: string;
+                                    /** @description ISO 8601 timestamp (UTC) */
+                                    updated_at: string;
+                                    brand: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        name: string;
+                                        slug: string;
+                                        logo_url: string | null;
+                                        website_url: string | null;
+                                        /** @description ISO 8601 timestamp (UTC) */
+                                        created_at: string;
+                                    } | null;
+                                    category: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        name: string;
+                                        slug: string;
+                                        description: string | null;
+                                        icon: string | null;
+                                        is_featured: boolean;
+                                        parent_id: string | null;
+                                        level: number;
+                                        path: string;
+                                    } | null;
+                                    product_type: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        name: string;
+                                        slug: string;
+                                        subcategory_id: string | null;
+                                        is_active: boolean;
+                                        level: number;
+                                        path: string;
+                                    } | null;
+                                    /** @description Summary of the variant group (id, name, slug, base model, series, variant dimensions); GET /v2/product-groups/{id} gives the full ProductGroup with prices, status and products */
+                                    product_group: {
+                                        /**
+                                         * Format: uuid
+                                         * @description UUID
+                                         */
+                                        id: string;
+                                        name: string;
+                                        slug: string;
+                                        base_model: string | null;
+                                        series_name: string | null;
+                                        variant_dimensions: string[];
+                                    } | null;
+                                    offers?: {
+                                        retailer_name: string;
+                                        retailer_slug: string;
+                                        /** @description current price; a listing without one is not an offer */
+                                        price: number;
+                                        original_price: number | null;
+                                        currency: string;
+                                        in_stock: boolean;
+                                        /** @description in_stock, out_of_stock, preorder or backorder */
+                                        availability: string;
+                                        retailer_url: string | null;
+                                        /** @description ISO 8601 timestamp (UTC) */
+                                        last_seen_at: string;
+                                        /** @description How this offer’s listing was matched to the product (entity resolution evidence) */
+                                        match: {
+                                            /** @description The strongest evidence joining this listing to the product: a shared GTIN, a shared manufacturer model number, the learned title/attribute match score, or single_listing when no other listing was merged */
+                                            method: "gtin" | "model_number" | "title_similarity" | "single_listing";
+                                            /** @description Match probability of that link, learned from the ingested feeds; 1 for gtin and single_listing. Below 0.5 the merge rests on the two listings being each other’s best candidate: treat it with care */
+                                            confidence: number;
+                                            /** @description The retailer listing's own title */
+                                            title: string;
+                                            /** @description The retailer listing's own GTIN-14, if its feed gave a valid one */
+                                            gtin: string | null;
+                                        } | null;
+                                    }[];
+                                    signals?: {
+                                        price_trend: "rising" | "falling" | "stable";
+                                        /** @description average of the daily best price over the last 30 days */
+                                        avg_30d: number | null;
+                                        /** @description current best price against avg_30d, in percent (negative = cheaper) */
+                                        price_vs_avg_30d: number | null;
+                                        /** @description lowest daily best price in the last 90 days */
+                                        lowest_90d: number | null;
+                                        is_lowest_in_90_days: boolean;
+                                        in_stock_offers: number;
+                                        lifecycle: "current" | "successor_available" | "legacy";
+                                        successor_id: string | null;
+                                    };
+                                    _variant_count?: number;
+                                    _naming_method: string | null;
+                                    _naming_confidence: number | null;
+                                    _category_profile_key: string | null;
+                                    _spec_sources: {
+                                        [key: string]: unknown;
+                                    };
+                                    _quality_breakdown: {
+                                        completeness: number;
+                                        validity: number;
+                                        confidence: number;
+                                        crossValidation: number;
+                                        attributeScore: number;
+                                        nameScore: number;
+                                        knowledgeScore: number;
+                                    };
+                                    _knowledge?: {
+                                        product_type_slug: string;
+                                        available: string[];
+                                        entry_count: number;
+                                        has_brand_overrides: boolean;
+                                        brand_profile: boolean;
+                                        knowledge_url: string;
+                                    };
+                                    knowledge?: {
+                                        lifespan: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            key: string;
+                                            type: string;
+                                            context: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                            sort_order: number;
+                                            product_type?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            brand_overrides?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                brand: {
+                                                    id: string;
+                                                    name: string;
+                                                    slug: string;
+                                                };
+                                                type: string;
+                                                title: string;
+                                                content: string;
+                                                data: {
+                                                    [key: string]: unknown;
+                                                };
+                                                priority: string | null;
+                                                source: string | null;
+                                                source_url: string | null;
+                                            }[];
+                                        }[];
+                                        maintenance: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            key: string;
+                                            type: string;
+                                            context: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                            sort_order: number;
+                                            product_type?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            brand_overrides?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                brand: {
+                                                    id: string;
+                                                    name: string;
+                                                    slug: string;
+                                                };
+                                                type: string;
+                                                title: string;
+                                                content: string;
+                                                data: {
+                                                    [key: string]: unknown;
+                                                };
+                                                priority: string | null;
+                                                source: string | null;
+                                                source_url: string | null;
+                                            }[];
+                                        }[];
+                                        cost_of_ownership: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            key: string;
+                                            type: string;
+                                            context: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                            sort_order: number;
+                                            product_type?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            brand_overrides?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                brand: {
+                                                    id: string;
+                                                    name: string;
+                                                    slug: string;
+                                                };
+                                                type: string;
+                                                title: string;
+                                                content: string;
+                                                data: {
+                                                    [key: string]: unknown;
+                                                };
+                                                priority: string | null;
+                                                source: string | null;
+                                                source_url: string | null;
+                                            }[];
+                                        }[];
+                                        buying_guide: {
+                                            /**
+                                             * Format: uuid
+                                             * @description UUID
+                                             */
+                                            id: string;
+                                            key: string;
+                                            type: string;
+                                            context: string;
+                                            title: string;
+                                            content: string;
+                                            data: {
+                                                [key: string]: unknown;
+                                            };
+                                            priority: string | null;
+                                            source: string | null;
+                                            source_url: string | null;
+                                            sort_order: number;
+                                            product_type?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                name: string;
+                                                slug: string;
+                                            };
+                                            brand_overrides?: {
+                                                /**
+                                                 * Format: uuid
+                                                 * @description UUID
+                                                 */
+                                                id: string;
+                                                brand: {
+                                                    id: string;
+                                                    name: string;
+                                                    slug: string;
+                                                };
+                                                type: string;
+                                                title: string;
+                                                content: string;
+                                                data: {
+                                                    [key: string]: unknown;
+                                                };
+                                                priority: string | null;
+                                                source: string | null;
+                                                source_url: string | null;
+                                            }[];
+                                        }[];
+                                    };
+                                    attributes?: {
+                                        key: string;
+                                        value: string;
+                                        numericValue: number | null;
+                                        unit: string | null;
+                                        role: "variant" | "identity" | "spec";
+                                    }[];
+                                    _score?: number;
+                                }[];
+                            } | null;
+                        }[];
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                            page: number;
+                            cursor: string | null;
+                            hasMore: boolean;
+                            nextCursor: string | null;
+                            prevCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            userMessage: string;
+                            details: unknown;
+                            retryable: boolean;
+                            /** @description seconds */
+                            retryAfter: number | null;
+                        };
+                        meta: {
+                            requestId: string;
+                            timestamp: string;
+                            /** @description milliseconds spent serving the request */
+                            responseTime: number;
+                            version: string;
+                            cached: boolean;
+                            warnings?: string[];
+                            interpretation?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "getExportsLatest.jsonl.gz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description gzip of JSON lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
                 };
             };
             /** @description Default Response */
