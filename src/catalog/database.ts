@@ -109,3 +109,11 @@ const tableExists = (db: Db, name: string) =>
 export function hasTable(db: Db, name: string): boolean {
   return tables(db, name, tableExists);
 }
+
+const versions = perConnection<number>();
+const readVersion = (db: Db) => db.pragma('user_version', { simple: true }) as number;
+
+/** The schema version of a database (its last migration); remembered per connection. */
+export function schemaVersion(db: Db): number {
+  return versions(db, '', readVersion);
+}

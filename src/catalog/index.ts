@@ -7,6 +7,7 @@ export {
   openWritable,
   perConnection,
   type Statement,
+  schemaVersion,
   stmt,
 } from './database.js';
 export {
@@ -17,6 +18,15 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
+export {
+  documentDictionary,
+  packDocument,
+  packText,
+  storeDictionary,
+  storedDictionary,
+  storedText,
+  unpackDocument,
+} from './document-codec.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,
@@ -89,7 +99,12 @@ export {
 export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
-export { CATALOG_SCHEMA_VERSION, catalogMigrations, offersByProductIndex } from './schema.js';
+export {
+  CATALOG_SCHEMA_VERSION,
+  COMPACT_VERSION,
+  catalogMigrations,
+  offersByProductIndex,
+} from './schema.js';
 export {
   catalogDir,
   currentSnapshotPath,
