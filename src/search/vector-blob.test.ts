@@ -21,7 +21,7 @@ describe('int8 vector BLOBs', () => {
       fc.property(unit(256), unit(256), (v, q) => {
         const blob = toBlob(v);
         expect(blob.length).toBe(4 + 256);
-        expect(blobDims(blob, true)).toBe(256);
+        expect(blobDims(blob.length, true)).toBe(256);
         const back = fromBlob(blob, true);
         const step = Math.max(...v.map(Math.abs)) / 127;
         for (let i = 0; i < v.length; i++)
@@ -38,6 +38,6 @@ describe('int8 vector BLOBs', () => {
   it('reads the float32 BLOBs of snapshots before schema version 6', () => {
     const v = Float32Array.from([0.5, -0.25, 1, 0]);
     expect([...fromBlob(Buffer.from(v.buffer), false)]).toEqual([0.5, -0.25, 1, 0]);
-    expect(blobDims(Buffer.from(v.buffer), false)).toBe(4);
+    expect(blobDims(16, false)).toBe(4);
   });
 });

@@ -21,9 +21,8 @@ export function toBlob(v: Float32Array): Buffer {
   return out;
 }
 
-/** Dimensions of a stored vector. */
-export const blobDims = (blob: Uint8Array, int8: boolean): number =>
-  int8 ? blob.length - SCALE_BYTES : blob.length / 4;
+/** Dimensions of a stored vector of `bytes` bytes. */
+export const blobDims = (bytes: number, int8: boolean): number => (int8 ? bytes - SCALE_BYTES : bytes / 4);
 
 /** The scale of an int8 BLOB. */
 export const blobScale = (blob: Buffer): number => blob.readFloatLE(0);
