@@ -2,7 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type Db, stmt } from './database.js';
 
 /**
- * How stored JSON documents are packed (migrations/006-compact.ts): raw deflate with a preset
+ * How stored JSON documents are packed (migrations/007-compact.ts): raw deflate with a preset
  * dictionary drawn from the snapshot's own documents. One product's JSON is a few KB, too
  * short for deflate to find much repetition inside it; the dictionary gives it the key names,
  * brands, units and URL shapes every document shares. Measured on the 2,000-product demo:
@@ -55,7 +55,7 @@ export function storeDictionary(db: Db, name: string, dictionary: Buffer): void 
 }
 
 /**
- * A JSON column that is packed with raw deflate since schema version 6 and plain text
+ * A JSON column that is packed with raw deflate since schema version 7 and plain text
  * before: a BLOB is packed (with `dictionary`, if the column has one), text is as stored.
  */
 export function storedText(value: unknown, dictionary: Buffer = EMPTY): string | null {

@@ -1,3 +1,13 @@
+export {
+  CHANGE_ASPECTS,
+  CHANGE_RETENTION_PUBLISHES,
+  type ChangeListParams,
+  type ChangePage,
+  changesHead,
+  changesWithProducts,
+  ExpiredCursorError,
+  listChanges,
+} from './change-queries.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
@@ -27,6 +37,7 @@ export {
   storedText,
   unpackDocument,
 } from './document-codec.js';
+export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,

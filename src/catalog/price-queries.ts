@@ -95,7 +95,7 @@ const MAX_CENTS = 2 ** 31 - 1;
 
 /**
  * The series of fillDaily's points as stored in product_price_series: little-endian Int32
- * cents, packed with raw deflate since schema version 6 (a price holds for days, so the
+ * cents, packed with raw deflate since schema version 7 (a price holds for days, so the
  * series is long runs of one value: 57.5 MB of cents took 3 MB on the 35k demo); null if a
  * price does not fit.
  */
@@ -109,7 +109,7 @@ export function encodeSeries(points: readonly { date: string; price: number }[])
   return deflateRawSync(buffer);
 }
 
-/** The cents of a stored series (see encodeSeries; plain Int32s before schema version 6). */
+/** The cents of a stored series (see encodeSeries; plain Int32s before schema version 7). */
 function decodeSeries(db: Db, stored: Buffer): Int32Array {
   const buffer = schemaVersion(db) >= COMPACT_VERSION ? inflateRawSync(stored) : stored;
   const cents = new Int32Array(buffer.length / 4);
@@ -262,6 +262,7 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
         retailer: o.retailer_name,
         price: o.price,
         in_stock: o.in_stock,
+        url: o.retailer_url,
         last_seen_at: o.last_seen_at,
       })),
     },

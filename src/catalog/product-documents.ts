@@ -39,7 +39,7 @@ function readerOf(db: Db): DocumentReader | null {
 }
 
 /**
- * How this snapshot's stored documents read (packed since schema version 6, plain text
+ * How this snapshot's stored documents read (packed since schema version 7, plain text
  * before), or null when it predates stored documents.
  */
 export function documentReader(db: Db): DocumentReader | null {

@@ -121,7 +121,7 @@ export function toProduct(row: ProductRow): Product {
     _naming_method: str(row.naming_method),
     _naming_confidence: num(row.naming_confidence),
     _category_profile_key: str(row.category_profile_key),
-    // packed since schema version 6 (migrations/006-compact.ts)
+    // packed since schema version 7 (migrations/007-compact.ts)
     _spec_sources: json(storedText(row.spec_sources_json), {}),
     _quality_breakdown: json(row.quality_breakdown_json, {
       completeness: 0,

@@ -81,7 +81,7 @@ export function scoreAgainstTruth(dataDir: string, truthPath: string): TruthScor
     { type: string | null; brand: string | null; types: string[]; brands: string[]; stated: boolean }
   >();
   try {
-    // listings are packed with the snapshot's listing dictionary since schema version 6
+    // listings are packed with the snapshot's listing dictionary since schema version 7
     const dictionary = schemaVersion(db) >= COMPACT_VERSION ? storedDictionary(db, 'listings') : undefined;
     for (const r of db
       .prepare(

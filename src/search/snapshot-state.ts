@@ -5,7 +5,7 @@ import { blobDims, blobScale, copyInt8, fromBlob } from './vector-blob.js';
 /**
  * All product vectors of a snapshot in one contiguous matrix (row i = product rowids[i]):
  * float32 components, or int8 ones with a scale per row (a quarter of the memory; the
- * built-in vectors of a snapshot since schema version 6). Read rows with vector-search.ts.
+ * built-in vectors of a snapshot since schema version 7). Read rows with vector-search.ts.
  */
 export type VectorMatrix = {
   dims: number;
@@ -43,7 +43,7 @@ export function documentCount(db: Db): number {
   return documentCounts(db, '', readDocumentCount);
 }
 
-/** True when the snapshot stores its vectors as int8 (schema version 6 on). */
+/** True when the snapshot stores its vectors as int8 (schema version 7 on). */
 const int8Vectors = (db: Db): boolean => schemaVersion(db) >= COMPACT_VERSION;
 
 function readVectors(db: Db): VectorMatrix {

@@ -35,7 +35,7 @@ describe('int8 vector BLOBs', () => {
     expect([...fromBlob(toBlob(new Float32Array(8)), true)]).toEqual(Array(8).fill(0));
   });
 
-  it('reads the float32 BLOBs of snapshots before schema version 6', () => {
+  it('reads the float32 BLOBs of snapshots before schema version 7', () => {
     const v = Float32Array.from([0.5, -0.25, 1, 0]);
     expect([...fromBlob(Buffer.from(v.buffer), false)]).toEqual([0.5, -0.25, 1, 0]);
     expect(blobDims(16, false)).toBe(4);

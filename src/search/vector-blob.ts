@@ -1,10 +1,10 @@
 /**
- * Vectors as SQLite BLOBs. Since schema version 6 (catalog migrations/006-compact.ts) a
+ * Vectors as SQLite BLOBs. Since schema version 7 (catalog migrations/007-compact.ts) a
  * vector is stored as int8: a little-endian float32 scale, then one signed byte per
  * dimension, value = byte × scale, with the scale set by the largest magnitude (it maps to
  * ±127). Rounding moves each component by at most half a step, scale / 2; for the unit
  * vectors of search that changes a cosine by under 0.01 (vector-blob.test.ts). Before
- * version 6 a vector was its float32 array as is.
+ * version 7 a vector was its float32 array as is.
  */
 
 /** Bytes of the scale before the components. */
@@ -32,7 +32,7 @@ export function copyInt8(blob: Buffer, out: Int8Array, offset: number): void {
   out.set(new Int8Array(blob.buffer, blob.byteOffset + SCALE_BYTES, blob.length - SCALE_BYTES), offset);
 }
 
-/** A stored vector as float32: int8 (schema version 6 on) or float32 (before). */
+/** A stored vector as float32: int8 (schema version 7 on) or float32 (before). */
 export function fromBlob(blob: Buffer, int8: boolean): Float32Array {
   if (int8) {
     const scale = blobScale(blob);

@@ -100,7 +100,7 @@ export function readPreviousListings(path: string, retailers: readonly string[])
       last_seen_at: string;
       gone: number;
     }[];
-    // packed with the snapshot's listing dictionary since schema version 6
+    // packed with the snapshot's listing dictionary since schema version 7
     const dictionary = schemaVersion(db) >= COMPACT_VERSION ? storedDictionary(db, 'listings') : undefined;
     return rows.map((r) => ({
       ...(JSON.parse(storedText(r.listing_json, dictionary) as string) as Listing),

@@ -3,7 +3,7 @@
  *
  * - product_documents: each JSON column now holds the document packed with raw deflate and a
  *   preset dictionary (catalog/document-codec.ts), the `dictionaries` row 'documents'.
- *   Readers tell the format by the snapshot's schema version: a snapshot of version 2–5
+ *   Readers tell the format by the snapshot's schema version: a snapshot of version 2–6
  *   stores plain text and is read as before.
  * - retailer_listings.listing_json: packed the same way, with the dictionary 'listings'.
  * - products.spec_sources_json and product_price_series.cents: packed with raw deflate (no
@@ -26,4 +26,4 @@ CREATE TABLE dictionaries (name TEXT PRIMARY KEY, bytes BLOB NOT NULL) WITHOUT R
 `;
 
 /** The first schema version whose documents are packed and whose vectors are int8. */
-export const COMPACT_VERSION = 6;
+export const COMPACT_VERSION = 7;
