@@ -119,8 +119,10 @@ async function evalSet(
         dataDir,
         feeds: [{ retailer: 'eval', path: feed }],
         content: loadContent(),
+        // a title-only feed has no prices by design: the unpriced-feed guard must not hold it back
+        force: true,
       });
-      if (!report.published) throw new Error(`ingest published nothing: ${report.issues[0]?.reason}`);
+      if (!report.published) throw new Error(`ingest published nothing: ${report.refused}`);
       log(`  ingest: ${report.products} products in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
     const db = openReadOnly(currentSnapshotPath(dataDir)!);
