@@ -1,6 +1,8 @@
 export {
   type AdvancedSearchRequest,
   advancedSearch,
+  type KeywordMiss,
+  keywordMiss,
   SEARCH_SORT_FIELDS,
   type SearchResult,
   type SemanticSearchRequest,

@@ -81,6 +81,14 @@ function showTypes(types: unknown[]): string {
     .join('; ');
 }
 
+/** " (it reads the query as a need for: Dishwasher, Dish rack)": a keyword miss's semantic reading. */
+function suggested(interpretation: unknown): string {
+  const types = (interpretation as { suggestion?: { types?: { name?: unknown }[] } } | undefined)?.suggestion
+    ?.types;
+  const names = Array.isArray(types) ? types.map((t) => t.name).filter((n) => typeof n === 'string') : [];
+  return names.length ? ` (it reads the query as a need for: ${names.join(', ')})` : '';
+}
+
 /** search_products (keyword, with optional filters) and semantic_search (natural language). */
 export function registerSearchTools({ server, client }: ToolContext): void {
   defineTool(
@@ -154,7 +162,7 @@ export function registerSearchTools({ server, client }: ToolContext): void {
             quotaLine(quota),
           ]
         : [
-            `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search.`,
+            `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search${suggested(result.meta.interpretation)}.`,
             quotaLine(quota),
           ];
       return ok(text.filter(Boolean).join('\n'), { products, total, quota });
