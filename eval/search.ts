@@ -37,11 +37,20 @@ import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
 import { loadContent } from '../src/content/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { advancedSearch, createSearchEngine, type Ranked } from '../src/search/index.js';
+import { hash32 } from '../src/search/text.js';
 import { evalNeeds, formatNeedReport, type NeedMiss, readNeedQueries } from './needs.js';
 
 const MODES = ['bm25', 'keyword', 'semantic', 'hybrid'] as const;
 type Mode = (typeof MODES)[number];
 type Scores = { 'ndcg@10': number; 'recall@100': number; 'rerank_ndcg@10': number };
+/**
+ * Each set's queries fall in two fixed halves by a hash of the query id: weights are tuned on
+ * `tune` only, and `check` says whether what was tuned carries to queries it never saw.
+ */
+const HALVES = ['tune', 'check'] as const;
+type Half = (typeof HALVES)[number];
+export const halfOf = (queryId: string): Half => (hash32(queryId, 5) % 2 === 0 ? 'tune' : 'check');
+type SetScores = Record<Mode, Scores & { halves: Record<Half, Scores> }>;
 
 function args() {
   const argv = process.argv.slice(2);
@@ -91,7 +100,7 @@ async function evalSet(
   lexicalWeight: number | undefined,
   apiPath: boolean,
   log: (s: string) => void,
-): Promise<Record<Mode, Scores>> {
+): Promise<SetScores> {
   const products = readCsv(join(dir, 'products.csv'));
   const queries = readCsv(join(dir, 'queries.csv')).slice(0, limit);
   const labels = new Map<string, Map<string, number>>();
@@ -168,11 +177,13 @@ async function evalSet(
       ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
       ...(lexicalWeight === undefined ? {} : { lexicalWeight }),
     });
-    const sums: Record<Mode, Scores> = Object.fromEntries(
-      MODES.map((m) => [m, { 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 }]),
-    ) as Record<Mode, Scores>;
-    let nNdcg = 0;
-    let nRecall = 0;
+    const zero = (): Scores => ({ 'ndcg@10': 0, 'recall@100': 0, 'rerank_ndcg@10': 0 });
+    // per half, then summed: sums[half][mode]
+    const sums = Object.fromEntries(
+      HALVES.map((h) => [h, Object.fromEntries(MODES.map((m) => [m, zero()]))]),
+    ) as Record<Half, Record<Mode, Scores>>;
+    const nNdcg: Record<Half, number> = { tune: 0, check: 0 };
+    const nRecall: Record<Half, number> = { tune: 0, check: 0 };
     t = Date.now();
     for (const q of queries) {
       const judged = labels.get(q.query_id!);
@@ -187,8 +198,9 @@ async function evalSet(
       const candidates = [
         ...new Set([...judged.keys()].map((u) => rowidOf.get(u)!).filter((r) => r !== undefined)),
       ];
-      if (ideal > 0) nNdcg++;
-      if (relevant.length > 0) nRecall++;
+      const half = halfOf(q.query_id!);
+      if (ideal > 0) nNdcg[half]++;
+      if (relevant.length > 0) nRecall[half]++;
       const text = q.query!;
       const ours = await engine.evaluate(db, text, { limit: 100, candidates });
       for (const mode of MODES) {
@@ -212,7 +224,7 @@ async function evalSet(
           }
         }
         if (ideal > 0) {
-          sums[mode]['ndcg@10'] +=
+          sums[half][mode]['ndcg@10'] +=
             dcg(
               top.map((r) => gainOf(r.rowid)),
               10,
@@ -220,11 +232,11 @@ async function evalSet(
           const reranked = [...candidates].sort(
             (a, b) => (among.get(b) ?? Number.NEGATIVE_INFINITY) - (among.get(a) ?? Number.NEGATIVE_INFINITY),
           );
-          sums[mode]['rerank_ndcg@10'] += dcg(reranked.map(gainOf), 10) / ideal;
+          sums[half][mode]['rerank_ndcg@10'] += dcg(reranked.map(gainOf), 10) / ideal;
         }
         if (relevant.length > 0) {
           const got = new Set(top.slice(0, 100).map((r) => r.rowid));
-          sums[mode]['recall@100'] +=
+          sums[half][mode]['recall@100'] +=
             relevant.filter((r) => r !== undefined && got.has(r)).length / relevant.length;
         }
       }
@@ -233,12 +245,25 @@ async function evalSet(
     db.close();
     base.close();
     const round = (x: number) => Math.round(x * 10000) / 10000;
-    for (const m of MODES) {
-      sums[m]['ndcg@10'] = round(sums[m]['ndcg@10'] / Math.max(1, nNdcg));
-      sums[m]['rerank_ndcg@10'] = round(sums[m]['rerank_ndcg@10'] / Math.max(1, nNdcg));
-      sums[m]['recall@100'] = round(sums[m]['recall@100'] / Math.max(1, nRecall));
-    }
-    return sums;
+    const mean = (halves: readonly Half[], m: Mode): Scores => {
+      const n = (c: Record<Half, number>) =>
+        Math.max(
+          1,
+          halves.reduce((s, h) => s + c[h], 0),
+        );
+      const sum = (k: keyof Scores) => halves.reduce((s, h) => s + sums[h][m][k], 0);
+      return {
+        'ndcg@10': round(sum('ndcg@10') / n(nNdcg)),
+        'recall@100': round(sum('recall@100') / n(nRecall)),
+        'rerank_ndcg@10': round(sum('rerank_ndcg@10') / n(nNdcg)),
+      };
+    };
+    return Object.fromEntries(
+      MODES.map((m) => [
+        m,
+        { ...mean(HALVES, m), halves: { tune: mean(['tune'], m), check: mean(['check'], m) } },
+      ]),
+    ) as SetScores;
   } finally {
     if (!work) rmSync(dataDir, { recursive: true, force: true });
   }
@@ -270,11 +295,11 @@ async function main() {
     );
     out[set] = scores;
     if (!opts.json) {
-      log('  mode      nDCG@10  recall@100  rerank nDCG@10');
+      log('  mode      nDCG@10  recall@100  rerank nDCG@10   nDCG@10 tune / check half');
       for (const m of MODES) {
         const s = scores[m];
         log(
-          `  ${m.padEnd(9)} ${s['ndcg@10'].toFixed(4)}   ${s['recall@100'].toFixed(4)}      ${s['rerank_ndcg@10'].toFixed(4)}`,
+          `  ${m.padEnd(9)} ${s['ndcg@10'].toFixed(4)}   ${s['recall@100'].toFixed(4)}      ${s['rerank_ndcg@10'].toFixed(4)}           ${s.halves.tune['ndcg@10'].toFixed(4)} / ${s.halves.check['ndcg@10'].toFixed(4)}`,
         );
       }
     }
