@@ -8,7 +8,7 @@
  *   rerank nDCG@10 over each query's judged products.
  * Gain = relevance − 1. Recall counts judged products with relevance ≥ 2 as relevant.
  *
- *   npm run eval:search -- [--data DIR] [--json] [--limit N] [--work DIR] [--api-path]
+ *   npm run eval:search -- [--data DIR] [--json] [--limit N] [--work DIR] [--api-path] [--coverage-weight W]
  *                          [--needs-only | --no-needs] [--needs-products N] [--needs-data-dir DIR]
  *                          [--verbose]
  *
@@ -66,8 +66,8 @@ function args() {
     limit: value('--limit') ? Number(value('--limit')) : Number.POSITIVE_INFINITY,
     /** keep each set's catalog in DIR/<set> and reuse it on later runs (faster iteration) */
     work: value('--work'),
-    /** weight of the vector ranking in hybrid fusion (default: the engine's) */
-    vectorWeight: value('--vector-weight') ? Number(value('--vector-weight')) : undefined,
+    /** weight of the name's share of the query words in hybrid ranking (default: the engine's) */
+    coverageWeight: value('--coverage-weight') ? Number(value('--coverage-weight')) : undefined,
     /** weight of the keyword feedback in the vector query (default: the engine's) */
     feedbackWeight: value('--feedback-weight') ? Number(value('--feedback-weight')) : undefined,
     /** weight of the keyword match in semantic ranking (default: the engine's) */
@@ -95,7 +95,7 @@ async function evalSet(
   dir: string,
   limit: number,
   work: string | undefined,
-  vectorWeight: number | undefined,
+  coverageWeight: number | undefined,
   feedbackWeight: number | undefined,
   lexicalWeight: number | undefined,
   apiPath: boolean,
@@ -168,12 +168,11 @@ async function evalSet(
     const bm25Top = base
       .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT 100')
       .raw();
-    const bm25Among = base
-      .prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
-      .raw();
+    // FTS5 runs `rowid IN (…)` as one MATCH per rowid: one pass, kept by a set, is far faster
+    const bm25All = base.prepare('SELECT rowid, -bm25(t) FROM t WHERE t MATCH ?').raw();
 
     const engine = createSearchEngine({
-      ...(vectorWeight === undefined ? {} : { vectorWeight }),
+      ...(coverageWeight === undefined ? {} : { coverageWeight }),
       ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
       ...(lexicalWeight === undefined ? {} : { lexicalWeight }),
     });
@@ -209,7 +208,8 @@ async function evalSet(
         if (mode === 'bm25') {
           const m = bm25Query(text);
           top = m ? (bm25Top.all(m) as [number, number][]).map(([rowid, score]) => ({ rowid, score })) : [];
-          among = new Map(m ? (bm25Among.all(m, JSON.stringify(candidates)) as [number, number][]) : []);
+          const wanted = new Set(candidates);
+          among = new Map(m ? (bm25All.all(m) as [number, number][]).filter(([r]) => wanted.has(r)) : []);
         } else {
           ({ top, among } = ours[mode]);
           if (apiPath && mode !== 'keyword') {
@@ -287,7 +287,7 @@ async function main() {
       join(opts.data, set),
       opts.limit,
       opts.work ? join(resolve(opts.work), set) : undefined,
-      opts.vectorWeight,
+      opts.coverageWeight,
       opts.feedbackWeight,
       opts.lexicalWeight,
       opts.apiPath,

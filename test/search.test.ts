@@ -353,7 +353,23 @@ describe('search over HTTP', () => {
     expect(names(res).length).toBeGreaterThan(0);
   });
 
-  it('hybrid mode fuses keyword and vector rankings and finds products by meaning and by typo', async () => {
+  it('hybrid mode answers with the keyword full matches first, in keyword order', async () => {
+    const all = { data_tier: [1, 2, 3, 4] };
+    const keyword = names(
+      await post(server.url, '/v2/products/search', key, { query: 'stainless dishwasher', filters: all }),
+    );
+    const hybrid = names(
+      await post(server.url, '/v2/products/search', key, {
+        query: 'stainless dishwasher',
+        mode: 'hybrid',
+        filters: all,
+      }),
+    );
+    expect(keyword.length).toBeGreaterThan(0);
+    expect(hybrid.slice(0, keyword.length)).toEqual(keyword);
+  });
+
+  it('hybrid mode finds products by meaning and by typo', async () => {
     const res = await post(server.url, '/v2/products/search', key, {
       query: 'fridge',
       mode: 'hybrid',
