@@ -152,6 +152,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     limit: number,
     allow: RankOptions['allow'] | undefined,
     fill = true,
+    exhaustive = true,
   ): KeywordSide => {
     // without fill (feedback only) partial matches are of no use
     const options = { fill, relax: fill };
@@ -160,7 +161,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     let deep = allow ? limit * 8 : limit;
     let result = keywordRanking(db, plan, { limit: deep, ...options });
     let ranked = allow ? result.ranked.filter((r) => allow(r.rowid)) : result.ranked;
-    if (allow && ranked.length < limit && result.ranked.length === deep) {
+    if (exhaustive && allow && ranked.length < limit && result.ranked.length === deep) {
       deep = 1_000_000;
       result = keywordRanking(db, plan, { limit: deep, ...options });
       ranked = result.ranked.filter((r) => allow(r.rowid));
@@ -214,11 +215,14 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     async rank(db, text, mode, { limit, allow }) {
       if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      // semantic mode without the words' match needs only the best every-word matches, as feedback
+      // Semantic mode without the words' match needs only the best every-word matches, as
+      // feedback. Otherwise the keyword side supports the vectors: FUSION_DEPTH deep, and with
+      // filters never ranked to the end of the catalog (a need query's words match a fifth of
+      // it; ranking all of that was most of a filtered semantic search's time).
       const kw =
         mode === 'semantic' && lexicalWeight === 0
           ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
-          : keyword(db, text, depth, allow);
+          : keyword(db, text, FUSION_DEPTH, allow, true, false);
       const vec = await semantic(
         db,
         text,
