@@ -7,6 +7,8 @@
  *   retrieval nDCG@10 and recall@100 over the whole catalog (unjudged = gain 0), and
  *   rerank nDCG@10 over each query's judged products.
  * Gain = relevance − 1. Recall counts judged products with relevance ≥ 2 as relevant.
+ * nDCG@10 is also given for two fixed halves of the queries (`tune` / `check`, by a hash of the
+ * query id): weights are chosen on `tune` only, and `check` shows whether they carry.
  *
  *   npm run eval:search -- [--data DIR] [--json] [--limit N] [--work DIR] [--api-path] [--coverage-weight W]
  *                          [--needs-only | --no-needs] [--needs-products N] [--needs-data-dir DIR]
