@@ -1,3 +1,13 @@
+export {
+  CHANGE_ASPECTS,
+  CHANGE_RETENTION_PUBLISHES,
+  type ChangeListParams,
+  type ChangePage,
+  changesHead,
+  changesWithProducts,
+  ExpiredCursorError,
+  listChanges,
+} from './change-queries.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
@@ -17,6 +27,7 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
+export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,

@@ -251,6 +251,7 @@ export function priceIntelligence(db: Db, productId: string, days: number): Pric
         retailer: o.retailer_name,
         price: o.price,
         in_stock: o.in_stock,
+        url: o.retailer_url,
         last_seen_at: o.last_seen_at,
       })),
     },

@@ -4,6 +4,7 @@ import { sql as readModelsV2 } from './migrations/002-read-models.js';
 import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
 import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
 import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
+import { sql as changesV6 } from './migrations/006-changes.js';
 
 export { offersByProductIndex } from './migrations/003-offer-reads.js';
 
@@ -14,5 +15,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 3, sql: offerReadsV3 },
   { version: 4, sql: nameKeysV4 },
   { version: 5, sql: offerMatchV5 },
+  { version: 6, sql: changesV6 },
 ];
-export const CATALOG_SCHEMA_VERSION = 5;
+export const CATALOG_SCHEMA_VERSION = 6;
