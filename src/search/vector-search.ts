@@ -75,21 +75,3 @@ export function addRow(matrix: VectorMatrix, row: number, out: Float32Array, wei
   const w = matrix.scales === null ? weight : weight * matrix.scales[row]!;
   for (let i = 0; i < dims; i++) out[i]! += w * data[row * dims + i]!;
 }
-
-/**
- * Reciprocal rank fusion: each ranking adds 1 / (k + rank). k = 60 is the value of the
- * original paper (Cormack et al. 2009); it lets agreement between rankings outweigh a
- * single top position. Optional weights scale each ranking's votes (weighted RRF).
- */
-export function reciprocalRankFusion(rankings: Ranked[][], k = 60, weights: number[] = []): Ranked[] {
-  const scores = new Map<number, number>();
-  rankings.forEach((ranking, j) => {
-    const w = weights[j] ?? 1;
-    ranking.forEach((r, i) => {
-      scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w / (k + i + 1));
-    });
-  });
-  return [...scores]
-    .map(([rowid, score]) => ({ rowid, score }))
-    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-}
