@@ -34,12 +34,23 @@ import {
   type ResolveRecord,
   resolveListings,
 } from '../src/ingest/resolve/index.js';
+import { DEFAULTS, scoreCandidates } from '../src/ingest/resolve/resolve.js';
 
 /** Resolver options of this run (`--set`); the defaults when empty. One setting for all sets. */
 let resolveOptions: ResolveOptions = {};
-/** `--explain`: print what the matcher learned on each set. */
+/** `--explain`: print what the matcher learned on each set, and its blocking's pair completeness. */
 let explain = false;
+/** With `--explain`: the candidate pairs of the last resolution, as `key\u0000key` both ways. */
+let lastCandidates: Set<string> | null = null;
 const resolver = (records: ResolveRecord[]) => {
+  if (explain) {
+    const { edges } = scoreCandidates(records, { ...DEFAULTS, ...resolveOptions });
+    lastCandidates = new Set();
+    for (const e of edges) {
+      lastCandidates.add(`${records[e.i]!.key}\u0000${records[e.j]!.key}`);
+      lastCandidates.add(`${records[e.j]!.key}\u0000${records[e.i]!.key}`);
+    }
+  }
   const result = resolveListings(records, resolveOptions);
   if (explain && result.learned) {
     const { matchShare, weights, iterations } = result.learned;
@@ -227,7 +238,7 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
     }
   }
   const byKey = new Map(records.map((r, i) => [r.key, origin[i]!]));
-  return resolveListings(records, resolveOptions).products.map((p) => p.keys.map((k) => byKey.get(k)!));
+  return resolver(records).products.map((p) => p.keys.map((k) => byKey.get(k)!));
 }
 
 /** Pairwise precision, recall and F1. */
@@ -260,6 +271,44 @@ export function scorePairs(predicted: Set<string>, truth: ReadonlyArray<[string,
   return { precision, recall, f1 };
 }
 
+/**
+ * The largest share of true pairs any clustering can reach when each listing has at most one
+ * partner per other retailer (a maximum bipartite matching of the true pairs): where a
+ * retailer lists one item several times, the one-to-one rule caps recall here.
+ */
+export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number {
+  const adjacent = new Map<string, string[]>();
+  for (const [a, b] of truth) adjacent.set(a, [...(adjacent.get(a) ?? []), b]);
+  const partner = new Map<string, string>();
+  const augment = (a: string, seen: Set<string>): boolean => {
+    for (const b of adjacent.get(a) ?? []) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+      const holder = partner.get(b);
+      if (holder === undefined || augment(holder, seen)) {
+        partner.set(b, a);
+        return true;
+      }
+    }
+    return false;
+  };
+  let matched = 0;
+  for (const a of adjacent.keys()) if (augment(a, new Set())) matched++;
+  return truth.length ? matched / truth.length : 1;
+}
+
+/** Share of true pairs the blocking proposed as candidates (pair completeness). */
+function pairCompleteness(dataset: Dataset, direct: boolean): number | null {
+  if (!lastCandidates || dataset.matches.length === 0) return null;
+  const [left, right] = dataset.sides;
+  const key = (side: DatasetSide | undefined, id: string) =>
+    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  let found = 0;
+  for (const [a, b] of dataset.matches)
+    if (lastCandidates.has(`${key(left, a)}\u0000${key(right, b)}`)) found++;
+  return found / dataset.matches.length;
+}
+
 /** Resolves and scores one dataset. */
 export async function evaluate(
   dataset: Dataset,
@@ -270,6 +319,13 @@ export async function evaluate(
   const seconds = (performance.now() - start) / 1000;
   const [left, right] = dataset.sides;
   const predicted = predictedPairs(clusters, left?.retailer ?? '', right?.retailer ?? '');
+  if (explain) {
+    const completeness = pairCompleteness(dataset, direct);
+    console.error(
+      `${dataset.name}: blocking pair completeness ${completeness?.toFixed(3) ?? 'n/a'}, ` +
+        `one-to-one recall ceiling ${oneToOneCeiling(dataset.matches).toFixed(3)}`,
+    );
+  }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
 
