@@ -40,15 +40,19 @@ import { DEFAULTS, scoreCandidates } from '../src/ingest/resolve/resolve.js';
 let resolveOptions: ResolveOptions = {};
 /** `--explain`: print what the matcher learned on each set, and its blocking's pair completeness. */
 let explain = false;
-/** With `--explain`: the candidate pairs of the last resolution, as `key\u0000key` both ways. */
-let lastCandidates: Set<string> | null = null;
+/**
+ * With `--explain`: the candidate pairs of the last resolution (`key\u0000key`, both ways) with
+ * their final probability and whether they carry a hard conflict.
+ */
+let lastCandidates: Map<string, { probability: number; conflict: boolean }> | null = null;
 const resolver = (records: ResolveRecord[]) => {
   if (explain) {
     const { edges } = scoreCandidates(records, { ...DEFAULTS, ...resolveOptions });
-    lastCandidates = new Set();
+    lastCandidates = new Map();
     for (const e of edges) {
-      lastCandidates.add(`${records[e.i]!.key}\u0000${records[e.j]!.key}`);
-      lastCandidates.add(`${records[e.j]!.key}\u0000${records[e.i]!.key}`);
+      const scored = { probability: e.probability, conflict: e.conflict };
+      lastCandidates.set(`${records[e.i]!.key}\u0000${records[e.j]!.key}`, scored);
+      lastCandidates.set(`${records[e.j]!.key}\u0000${records[e.i]!.key}`, scored);
     }
   }
   const result = resolveListings(records, resolveOptions);
@@ -297,16 +301,29 @@ export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number 
   return truth.length ? matched / truth.length : 1;
 }
 
-/** Share of true pairs the blocking proposed as candidates (pair completeness). */
-function pairCompleteness(dataset: Dataset, direct: boolean): number | null {
+/**
+ * Why true pairs were missed: not proposed by blocking, refused as a hard conflict, scored
+ * below the mutual-best bar, or scored high enough yet left out (the one-to-one rule gave a
+ * listing's place to another partner). Also the blocking's pair completeness.
+ */
+function missedPairs(dataset: Dataset, direct: boolean, predicted: Set<string>) {
   if (!lastCandidates || dataset.matches.length === 0) return null;
   const [left, right] = dataset.sides;
   const key = (side: DatasetSide | undefined, id: string) =>
     direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
-  let found = 0;
-  for (const [a, b] of dataset.matches)
-    if (lastCandidates.has(`${key(left, a)}\u0000${key(right, b)}`)) found++;
-  return found / dataset.matches.length;
+  const bar = { ...DEFAULTS, ...resolveOptions }.mutualBestThreshold;
+  const missed = { notCandidate: 0, conflict: 0, belowBar: 0, partnerTaken: 0 };
+  let candidates = 0;
+  for (const [a, b] of dataset.matches) {
+    const scored = lastCandidates.get(`${key(left, a)}\u0000${key(right, b)}`);
+    if (scored) candidates++;
+    if (predicted.has(`${a}\u0000${b}`)) continue;
+    if (!scored) missed.notCandidate++;
+    else if (scored.conflict) missed.conflict++;
+    else if (scored.probability < bar) missed.belowBar++;
+    else missed.partnerTaken++;
+  }
+  return { completeness: candidates / dataset.matches.length, missed };
 }
 
 /** Resolves and scores one dataset. */
@@ -320,10 +337,11 @@ export async function evaluate(
   const [left, right] = dataset.sides;
   const predicted = predictedPairs(clusters, left?.retailer ?? '', right?.retailer ?? '');
   if (explain) {
-    const completeness = pairCompleteness(dataset, direct);
+    const why = missedPairs(dataset, direct, predicted);
     console.error(
-      `${dataset.name}: blocking pair completeness ${completeness?.toFixed(3) ?? 'n/a'}, ` +
-        `one-to-one recall ceiling ${oneToOneCeiling(dataset.matches).toFixed(3)}`,
+      `${dataset.name}: blocking pair completeness ${why?.completeness.toFixed(3) ?? 'n/a'}, ` +
+        `one-to-one recall ceiling ${oneToOneCeiling(dataset.matches).toFixed(3)}; ` +
+        `missed true pairs ${JSON.stringify(why?.missed ?? {})}`,
     );
   }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
