@@ -61,7 +61,9 @@ export function isModelNumberLike(code: string): boolean {
   // Bare digit runs of six or more are catalogue numbers (`3741001`, `0101093600`); shorter
   // ones are quantities, years and versions.
   if (!hasLetter) return code.length >= 6;
-  if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
+  // A measurement's number is short (`500GB`, `1250W`, `10000MAH`); six digits or more before
+  // a unit letter is a catalogue number with a suffix (`301199U`).
+  if ((UNIT_CODE.test(code) && !/^\d{6,}/.test(code)) || VERSION_CODE.test(code)) return false;
   if (STANDARD_CODES.has(code)) return false;
   // Ordinal ranges (`4th-6th` grade) and bare measurements joined by hyphens.
   if (/^(\d+(ST|ND|RD|TH))+$/.test(code)) return false;
