@@ -7,6 +7,7 @@ import {
   perConnection,
   readPage,
   stmt,
+  str,
 } from '../catalog/index.js';
 import { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES } from '../content/index.js';
 import type { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from '../schemas/index.js';
@@ -31,9 +32,9 @@ const bodyOf = (row: Row) => ({
   title: String(row.title),
   content: String(row.content),
   data: parse(row.data_json),
-  priority: (row.priority as string | null) ?? null,
-  source: (row.source as string | null) ?? null,
-  source_url: (row.source_url as string | null) ?? null,
+  priority: str(row.priority),
+  source: str(row.source),
+  source_url: str(row.source_url),
 });
 
 function toEntry(row: Row): KnowledgeEntry {
