@@ -10,10 +10,10 @@ import { offersOf, published, rewriteTsv } from './helpers/demo-data.js';
 /**
  * Ids are stable across re-ingests (DESIGN §4, issue 18), over the full demo catalog: the
  * variant patterns that split or moved listings (near-identical model numbers across colors,
- * retitled listings) only show at its scale. Three ingests of it take about 4 minutes on the
- * 2-core CI machine.
+ * retitled listings) only show at its scale. Three ingests of it take about 4 minutes on an
+ * idle 2-core machine (`SHELF_IDENTITY_PRODUCTS=N` runs a smaller demo while iterating).
  */
-const PRODUCTS = DEFAULT_DEMO_PRODUCTS;
+const PRODUCTS = Number(process.env.SHELF_IDENTITY_PRODUCTS ?? DEFAULT_DEMO_PRODUCTS);
 
 interface Identity {
   products: { id: string; slug: string; product_group_id: string | null }[];

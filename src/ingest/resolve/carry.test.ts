@@ -34,6 +34,15 @@ describe('carry-over of the previous snapshot', () => {
     expect(productOf(carried).get('b:1')).toEqual({ id: 'p1', keys: ['a:1', 'b:1'] });
   });
 
+  it('keeps a listing on its product when its retailer upper-cases and suffixes its titles', () => {
+    const records = [
+      rec('a:1', 'a', 'Cuisinart 4-Slice Toaster CPT-180', { previousProduct: 'p1' }),
+      rec('b:1', 'b', 'Cuisinart Toaster CPT-180 Brushed Steel', { previousProduct: 'p1' }),
+      rec('c:1', 'c', 'CUISINART 2-SLICE TOASTER - FREE DELIVERY', { previousProduct: 'p1' }),
+    ];
+    expect(productOf(records).get('c:1')).toEqual({ id: 'p1', keys: ['a:1', 'b:1', 'c:1'] });
+  });
+
   it('lets a listing whose model number now conflicts go free; the product keeps its id', () => {
     const records = [
       rec('a:1', 'a', 'Oster Juice Extractor OSJU60W432SL', { previousProduct: 'p1' }),

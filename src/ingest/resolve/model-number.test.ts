@@ -18,6 +18,16 @@ describe('extractModelNumbers', () => {
     expect(extractModelNumbers(text)).toEqual(expected);
   });
 
+  it('an upper-cased title reads the same model numbers as the original (4-SLICE is a count, not a code)', () => {
+    for (const title of [
+      'Cuisinart 4-Slice Toaster CPT-180',
+      'Panasonic 2-Line Integrated Telephone KX-TS208W',
+      'Canon CLI-8 Red Ink Tank',
+      'Aquarium 3-in-one Filter Set',
+    ])
+      expect(extractModelNumbers(title.toUpperCase())).toEqual(extractModelNumbers(title));
+  });
+
   it('ignores measurements, years, versions, prices and standards', () => {
     expect(
       extractModelNumbers(
