@@ -10,8 +10,8 @@ import { offersOf, published, rewriteTsv } from './helpers/demo-data.js';
 /**
  * Ids are stable across re-ingests (DESIGN §4, issue 18), over the full demo catalog: the
  * variant patterns that split or moved listings (near-identical model numbers across colors,
- * retitled listings) only show at its scale. Three ingests of it take about 4 minutes on an
- * idle 2-core machine (`SHELF_IDENTITY_PRODUCTS=N` runs a smaller demo while iterating).
+ * retitled listings) only show at its scale. Three ingests of it take about 5 minutes of CPU
+ * (`SHELF_IDENTITY_PRODUCTS=N` runs a smaller demo while iterating).
  */
 const PRODUCTS = Number(process.env.SHELF_IDENTITY_PRODUCTS ?? DEFAULT_DEMO_PRODUCTS);
 
