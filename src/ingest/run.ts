@@ -336,6 +336,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
           itemGroupId: l.itemGroupId,
           color: l.color,
           size: l.size,
+          previousProduct: previous.productIdByListing.get(l.key) ?? null,
         })),
       );
 
@@ -346,6 +347,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
         classifications,
         now,
         usedIds: new Set<string>(),
+        claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
         usedSlugs: new Set<string>(),
       };
       const products = resolved.products.map((r) =>
