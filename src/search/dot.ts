@@ -15,7 +15,11 @@ export function dot(data: Float32Array, base: number, q: Float32Array, dims: num
   return s0 + s1 + s2 + s3;
 }
 
-/** The same over int8 components (search/vector-blob.ts); the caller multiplies by the row's scale. */
+/**
+ * The same over int8 components (search/vector-blob.ts); the caller multiplies by the row's scale.
+ * A second copy on purpose: one function over both array types would make the hot loop's
+ * element loads polymorphic.
+ */
 export function dotInt8(data: Int8Array, base: number, q: Float32Array, dims: number): number {
   let s0 = 0;
   let s1 = 0;

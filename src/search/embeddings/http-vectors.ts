@@ -10,6 +10,7 @@ interface TextEmbedder {
 }
 
 const BATCH = 64;
+// not perConnection: a snapshot's vectors are kept only once their file exists (until then, null each time)
 const loaded = new WeakMap<Db, VectorMatrix>();
 const building = new Set<string>();
 
