@@ -36,10 +36,11 @@ export function writePriceSeries(db: Db, day: string): number {
   db.transaction(() => {
     for (let at = 0; at < ids.length; at += CHUNK) {
       let current: string | null = null;
-      for (const [productId, offerId, obsDay, price, inStock] of observations.iterate(
+      // read whole (a connection cannot write while a statement iterates), one chunk at a time
+      for (const [productId, offerId, obsDay, price, inStock] of observations.all(
         JSON.stringify(ids.slice(at, at + CHUNK)),
         day,
-      ) as Iterable<[string, string, string, number, number]>) {
+      ) as [string, string, string, number, number][]) {
         if (productId !== current) {
           if (current !== null) write(current);
           current = productId;
