@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Db } from '../catalog/index.js';
 import type { RowIssue } from './feeds/index.js';
 import { type StagedHistory, stageHistory } from './history-stage.js';
+import { startWorker } from './worker.js';
 
 export interface HistoryReport {
   path: string;
@@ -45,14 +45,7 @@ export function stageHistoryFile(path: string): HistoryStaging {
 
 function inWorker(path: string, stagePath: string): Promise<StagedHistory> {
   return new Promise((resolve, reject) => {
-    const url = new URL(`./history-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
-    // from TypeScript sources (tsx, tests) the worker registers tsx before it loads its entry
-    const worker = url.pathname.endsWith('.ts')
-      ? new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`,
-          { eval: true, workerData: { path, stagePath } },
-        )
-      : new Worker(url, { workerData: { path, stagePath } });
+    const worker = startWorker('history-worker', { path, stagePath });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`history worker exited with code ${code}`)));
