@@ -72,7 +72,10 @@ export interface IngestOptions {
 export interface PhaseTiming {
   phase: string;
   wall_ms: number;
+  /** the whole process's CPU time, worker threads included (they overlap other phases) */
   cpu_ms: number;
+  /** resident memory at the end of the phase */
+  rss_mb: number;
 }
 
 export interface IngestReport {
@@ -206,6 +209,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
         phase: phaseStart.name,
         wall_ms: Math.round(performance.now() - phaseStart.wall),
         cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+        rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
       });
       phaseStart = { name: event.phase, wall: performance.now(), cpu: process.cpuUsage() };
     }
