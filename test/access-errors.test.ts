@@ -1,13 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeyStore } from '../src/access/index.js';
-import { buildApp, type RunningServer } from '../src/api/index.js';
+import { buildApp } from '../src/api/index.js';
 import { CatalogProvider } from '../src/catalog/index.js';
-import { createKey, startTestServer } from './helpers/access-server.js';
+import { createKey } from './helpers/access-server.js';
 import { expectError } from './helpers/assertions.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
+import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 /** A raw HTTP request (fetch would re-encode a malformed path): status, headers, JSON body. */
 function raw(base: string, path: string, headers: Record<string, string> = {}) {
@@ -34,20 +34,10 @@ function raw(base: string, path: string, headers: Record<string, string> = {}) {
 }
 
 describe('every error is the envelope, and keys never reach the logs', () => {
-  let catalog: FixtureCatalog;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    server = await startTestServer(catalog.dataDir);
-  });
-  afterAll(async () => {
-    await server?.close();
-    catalog?.cleanup();
-  });
+  const served = servedFixtureCatalog();
 
   it('a path segment over 500 characters is a 400 envelope (was a bare 414 FST_ERR_MAX_PARAM_LENGTH)', async () => {
-    const res = await raw(server.url, `/v2/products/${'a'.repeat(600)}`);
+    const res = await raw(served.server.url, `/v2/products/${'a'.repeat(600)}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       success: false,
@@ -58,7 +48,7 @@ describe('every error is the envelope, and keys never reach the logs', () => {
   });
 
   it('a malformed percent-encoding is a 400 envelope (was a bare FST_ERR_BAD_URL)', async () => {
-    const res = await raw(server.url, '/v2/products/%E0%A4%A');
+    const res = await raw(served.server.url, '/v2/products/%E0%A4%A');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
     expect(res.headers['x-request-id']).toMatch(/^req_/);
@@ -66,8 +56,8 @@ describe('every error is the envelope, and keys never reach the logs', () => {
   });
 
   it('a body that is not JSON is a 400 envelope with X-Request-Id', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'pro' });
-    const res = await fetch(new URL('/v2/products/search', server.url), {
+    const { key } = createKey(served.catalog.dataDir, { plan: 'pro' });
+    const res = await fetch(new URL('/v2/products/search', served.server.url), {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: '{"query": ',
@@ -76,7 +66,7 @@ describe('every error is the envelope, and keys never reach the logs', () => {
     expect(res.status).toBe(400);
     expect(body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
-    expectError(await get(server.url, '/v2/nothing-here', key), 404, 'ROUTE_NOT_FOUND');
+    expectError(await get(served.server.url, '/v2/nothing-here', key), 404, 'ROUTE_NOT_FOUND');
   });
 
   it('api_key query values, X-API-Key and Authorization are redacted from the request log', async () => {
@@ -87,8 +77,8 @@ describe('every error is the envelope, and keys never reach the logs', () => {
         next();
       },
     });
-    const keys = new KeyStore(catalog.dataDir);
-    const provider = new CatalogProvider({ dataDir: catalog.dataDir });
+    const keys = new KeyStore(served.catalog.dataDir);
+    const provider = new CatalogProvider({ dataDir: served.catalog.dataDir });
     provider.refresh();
     const app = await buildApp({ catalog: provider, keys, logger: { level: 'info', stream } });
     try {

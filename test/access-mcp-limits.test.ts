@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/api/index.js';
-import { createKey, startTestServer } from './helpers/access-server.js';
+import { describe, expect, it } from 'vitest';
+import { createKey } from './helpers/access-server.js';
 import { expectError } from './helpers/assertions.js';
-import { type FixtureCatalog, fixtureCatalog } from './helpers/fixture-catalog.js';
+import { servedFixtureCatalog } from './helpers/served-catalog.js';
 
 /** One JSON-RPC message over Streamable HTTP: status, session id, and the body (JSON or SSE). */
 async function rpc(base: string, key: string, message: object, sessionId?: string) {
@@ -34,56 +33,47 @@ const initialize = (base: string, key: string, id = 1) =>
   });
 
 describe('remote MCP: sessions and protocol messages limited per key', () => {
-  let catalog: FixtureCatalog;
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    server = await startTestServer(catalog.dataDir, { SHELF_MCP_IDLE_S: '2' });
-  });
-  afterAll(async () => {
-    await server?.close();
-    catalog?.cleanup();
-  });
+  const served = servedFixtureCatalog({ SHELF_MCP_IDLE_S: '2' });
 
   it('a Free key holds at most 10 sessions: an 11th closes its least recently used one (was 964 of the global 1,000)', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'free' });
+    const { key } = createKey(served.catalog.dataDir, { plan: 'free' });
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await initialize(server.url, key, i + 1);
+      const res = await initialize(served.server.url, key, i + 1);
       expect(res.status).toBe(200);
       ids.push(res.sessionId as string);
     }
     const statuses = [];
-    for (const id of ids) statuses.push((await rpc(server.url, key, { id: 99, method: 'ping' }, id)).status);
+    for (const id of ids)
+      statuses.push((await rpc(served.server.url, key, { id: 99, method: 'ping' }, id)).status);
     // the two oldest were closed to make room; the ten newest answer
     expect(statuses).toEqual([404, 404, ...Array(10).fill(200)]);
     // another key is not locked out
-    const other = createKey(catalog.dataDir, { plan: 'free' });
-    expect((await initialize(server.url, other.key)).status).toBe(200);
+    const other = createKey(served.catalog.dataDir, { plan: 'free' });
+    expect((await initialize(served.server.url, other.key)).status).toBe(200);
   });
 
   it('protocol messages have their own budget per key (60 a minute on Free): then 429 with Retry-After', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'free' });
-    const session = (await initialize(server.url, key)).sessionId as string;
+    const { key } = createKey(served.catalog.dataDir, { plan: 'free' });
+    const session = (await initialize(served.server.url, key)).sessionId as string;
     const statuses: number[] = [];
     for (let i = 0; i < 62; i++)
-      statuses.push((await rpc(server.url, key, { id: i + 2, method: 'ping' }, session)).status);
+      statuses.push((await rpc(served.server.url, key, { id: i + 2, method: 'ping' }, session)).status);
     // the initialize was the first of the 60
     expect(statuses.slice(0, 59).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(59)).toEqual([429, 429, 429]);
-    const refused = await rpc(server.url, key, { id: 100, method: 'tools/list' }, session);
+    const refused = await rpc(served.server.url, key, { id: 100, method: 'tools/list' }, session);
     expectError(refused as never, 429, 'RATE_LIMITED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
   it('an idle session is closed after SHELF_MCP_IDLE_S (was 30 minutes)', async () => {
-    const { key } = createKey(catalog.dataDir, { plan: 'pro' });
-    const session = (await initialize(server.url, key)).sessionId as string;
-    expect((await rpc(server.url, key, { id: 2, method: 'ping' }, session)).status).toBe(200);
+    const { key } = createKey(served.catalog.dataDir, { plan: 'pro' });
+    const session = (await initialize(served.server.url, key)).sessionId as string;
+    expect((await rpc(served.server.url, key, { id: 2, method: 'ping' }, session)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 3500));
-    const gone = await rpc(server.url, key, { id: 3, method: 'ping' }, session);
+    const gone = await rpc(served.server.url, key, { id: 3, method: 'ping' }, session);
     expect(gone.status).toBe(404);
   });
 });

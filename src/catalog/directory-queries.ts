@@ -3,6 +3,7 @@ import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
 import { nameSortExpr } from './name-keys.js';
 import { type Condition, condition, containsPattern, readPage } from './page.js';
+import { named, str } from './product-rows.js';
 
 const parse = (v: unknown): Record<string, unknown> | null => {
   if (typeof v !== 'string') return null;
@@ -15,15 +16,13 @@ const parse = (v: unknown): Record<string, unknown> | null => {
 
 function toBrand(row: Record<string, unknown>, withProfile: boolean): Brand {
   const brand: Brand = {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    logo_url: (row.logo_url as string | null) ?? null,
-    website_url: (row.website_url as string | null) ?? null,
+    ...named(row),
+    logo_url: str(row.logo_url),
+    website_url: str(row.website_url),
     created_at: String(row.created_at),
   };
   if (withProfile) {
-    brand.description = (row.description as string | null) ?? null;
+    brand.description = str(row.description);
     const profile = parse(row.profile_json);
     brand.profile = profile ? withNulls<BrandProfile>(BrandProfile, profile) : null;
   }
@@ -76,11 +75,9 @@ export function getBrand(db: Db, identifier: string): Brand | null {
 
 function toRetailer(row: Record<string, unknown>): Retailer {
   return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    domain: (row.domain as string | null) ?? null,
-    logo_url: (row.logo_url as string | null) ?? null,
+    ...named(row),
+    domain: str(row.domain),
+    logo_url: str(row.logo_url),
     is_active: Boolean(row.is_active),
     profile: parse(row.profile_json),
   };

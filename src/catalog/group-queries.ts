@@ -7,8 +7,10 @@ import { attachOffers } from './product-queries.js';
 import {
   brandRef,
   categoryRef,
+  named,
   PRODUCT_SELECT,
   type ProductRow,
+  str,
   toProduct,
   typeRef,
 } from './product-rows.js';
@@ -42,19 +44,17 @@ function toGroup(row: Row): ProductGroup {
     dims = [];
   }
   return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    description: (row.description as string | null) ?? null,
-    base_model: (row.base_model as string | null) ?? null,
-    series_name: (row.series_name as string | null) ?? null,
+    ...named(row),
+    description: str(row.description),
+    base_model: str(row.base_model),
+    series_name: str(row.series_name),
     variant_dimensions: dims,
     original_msrp: (row.original_msrp as number | null) ?? null,
     current_market_value: (row.current_market_value as number | null) ?? null,
-    product_status: (row.product_status as string | null) ?? null,
-    brand_id: (row.brand_id as string | null) ?? null,
-    category_id: (row.category_id as string | null) ?? null,
-    product_type_id: (row.product_type_id as string | null) ?? null,
+    product_status: str(row.product_status),
+    brand_id: str(row.brand_id),
+    category_id: str(row.category_id),
+    product_type_id: str(row.product_type_id),
     brand: brandRef(row),
     category: categoryRef(row),
     product_type: typeRef(row),

@@ -86,7 +86,7 @@ export {
   type ProductSortField,
   productRowsByRowid,
 } from './product-queries.js';
-export { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+export { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
 export { CATALOG_SCHEMA_VERSION, catalogMigrations, offersByProductIndex } from './schema.js';

@@ -9,7 +9,7 @@ import type {
 } from '../schemas/index.js';
 import { type Db, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
-import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
+import { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
 
 /**
@@ -101,10 +101,8 @@ export function relationshipsOf(db: Db, productId: string, type: RelationshipTyp
 
 function toItem(row: Record<string, unknown>): RelationshipItem {
   return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    image_url: (row.image_url as string | null) ?? null,
+    ...named(row),
+    image_url: str(row.image_url),
     current_best_price: (row.current_best_price as number | null) ?? null,
     brand: row.b_id ? { id: String(row.b_id), name: String(row.b_name) } : null,
   };
@@ -177,7 +175,7 @@ export function barcodeFromRow(
     brand: refs.brand(row.brand_id)?.name ?? null,
     category: refs.category(row.category_id)?.name ?? null,
     product_type: refs.productType(row.product_type_id)?.name ?? null,
-    image_url: (row.image_url as string | null) ?? null,
+    image_url: str(row.image_url),
     current_best_price: (row.current_best_price as number | null) ?? null,
     specifications: JSON.parse(String(row.specifications_json ?? '{}')) as Record<string, unknown>,
     retailers: offers.map((o) => ({ name: o.retailer_name, price: o.price, in_stock: o.in_stock })),

@@ -19,6 +19,12 @@ export type ProductRow = Record<string, unknown>;
 
 export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The id, name and slug every named row (brand, category, type, group, product) starts with. */
+export const named = (row: Record<string, unknown>) => ({
+  id: String(row.id),
+  name: String(row.name),
+  slug: String(row.slug),
+});
 const json = <T>(v: unknown, fallback: T): T => {
   if (typeof v !== 'string' || v === '') return fallback;
   try {

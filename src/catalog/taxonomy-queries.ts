@@ -4,18 +4,17 @@ import type { PageInfo } from './cursor.js';
 import { type Db, perConnection, stmt } from './database.js';
 import { nameSortExpr } from './name-keys.js';
 import { condition, containsPattern, readPage } from './page.js';
+import { named, str } from './product-rows.js';
 
 type Row = Record<string, unknown>;
 
 function toCategory(row: Row): Category {
   return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    description: (row.description as string | null) ?? null,
-    icon: (row.icon as string | null) ?? null,
+    ...named(row),
+    description: str(row.description),
+    icon: str(row.icon),
     is_featured: Boolean(row.is_featured),
-    parent_id: (row.parent_id as string | null) ?? null,
+    parent_id: str(row.parent_id),
     level: Number(row.level),
     path: String(row.path),
   };
@@ -55,10 +54,8 @@ export function listCategories(
 
 function toProductType(row: Row): ProductType {
   return {
-    id: String(row.id),
-    name: String(row.name),
-    slug: String(row.slug),
-    subcategory_id: (row.subcategory_id as string | null) ?? null,
+    ...named(row),
+    subcategory_id: str(row.subcategory_id),
     is_active: Boolean(row.is_active),
     level: Number(row.level),
     path: String(row.path),

@@ -7,6 +7,7 @@ import {
   perConnection,
   readPage,
   stmt,
+  str,
 } from '../catalog/index.js';
 import { KNOWLEDGE_CONTEXTS, KNOWLEDGE_TYPES } from '../content/index.js';
 import type { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from '../schemas/index.js';
@@ -31,9 +32,9 @@ const bodyOf = (row: Row) => ({
   title: String(row.title),
   content: String(row.content),
   data: parse(row.data_json),
-  priority: (row.priority as string | null) ?? null,
-  source: (row.source as string | null) ?? null,
-  source_url: (row.source_url as string | null) ?? null,
+  priority: str(row.priority),
+  source: str(row.source),
+  source_url: str(row.source_url),
 });
 
 function toEntry(row: Row): KnowledgeEntry {
@@ -189,26 +190,7 @@ export function knowledgeForType(db: Db, productTypeId: string, filter: Knowledg
   const entries = rows.map(toEntry);
   if (entries.length === 0) return entries;
   // overrides to show: the asked brand's, plus any override whose code was searched for
-  if (filter.brandId || code) {
-    const overrides = stmt(
-      db,
-      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
-       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
-    ).all(JSON.stringify(entries.map((e) => e.id)), filter.brandId ?? null, code, code) as Row[];
-    entries.forEach((e, i) => {
-      const own = overrides.filter((o) => o.entry_id === e.id);
-      // found through a brand's code (E24): that code's overrides only, not the brand's others (E25)
-      const byOverrideCode = code !== null && String(rows[i]?.code ?? '').toUpperCase() !== code;
-      const shown = byOverrideCode
-        ? own.filter(
-            (o) =>
-              String(o.code ?? '').toUpperCase() === code &&
-              (!filter.brandId || o.brand_id === filter.brandId),
-          )
-        : own.filter((o) => o.brand_id === filter.brandId);
-      e.brand_overrides = shown.map(toOverride);
-    });
-  }
+  if (filter.brandId || code) attachOverrides(db, entries, rows, filter.brandId, code, true);
   return entries;
 }
 
@@ -258,29 +240,38 @@ export function knowledgeByType(
   });
   const entries = rows.map(toEntry);
   // the brand's overrides, and those whose code q names (an entry found through E24 shows E24)
-  if ((params.brandId || code) && entries.length) {
-    const overrides = stmt(
-      db,
-      `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
-       AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
-    ).all(JSON.stringify(entries.map((e) => e.id)), params.brandId ?? null, code, code) as Row[];
-    entries.forEach((e, i) => {
-      const own = overrides.filter((o) => o.entry_id === e.id);
-      const byOverrideCode =
-        code !== null &&
-        String(rows[i]?.code ?? '').toUpperCase() !== code &&
-        own.some((o) => String(o.code ?? '').toUpperCase() === code);
-      const shown = byOverrideCode
-        ? own.filter(
-            (o) =>
-              String(o.code ?? '').toUpperCase() === code &&
-              (!params.brandId || o.brand_id === params.brandId),
-          )
-        : own.filter((o) => o.brand_id === params.brandId);
-      if (params.brandId || shown.length) e.brand_overrides = shown.map(toOverride);
-    });
-  }
+  if ((params.brandId || code) && entries.length)
+    attachOverrides(db, entries, rows, params.brandId, code, Boolean(params.brandId));
   return { entries, page };
+}
+
+/**
+ * Sets `brand_overrides` on entries: the brand's own overrides, or — for an entry found through
+ * a brand's code (E24) rather than its own — that code's overrides only, not the brand's others
+ * (E25). `always` sets an empty list too.
+ */
+function attachOverrides(
+  db: Db,
+  entries: KnowledgeEntry[],
+  rows: Row[],
+  brandId: string | undefined,
+  code: string | null,
+  always: boolean,
+): void {
+  const overrides = stmt(
+    db,
+    `${OVERRIDE_SELECT} WHERE o.entry_id IN (SELECT value FROM json_each(?))
+     AND (o.brand_id = ? OR (? IS NOT NULL AND upper(o.code) = ?)) ORDER BY b.name, o.id`,
+  ).all(JSON.stringify(entries.map((e) => e.id)), brandId ?? null, code, code) as Row[];
+  const codeOf = (row: Row | undefined) => String(row?.code ?? '').toUpperCase();
+  entries.forEach((e, i) => {
+    const own = overrides.filter((o) => o.entry_id === e.id);
+    const byOverrideCode = code !== null && codeOf(rows[i]) !== code && own.some((o) => codeOf(o) === code);
+    const shown = byOverrideCode
+      ? own.filter((o) => codeOf(o) === code && (!brandId || o.brand_id === brandId))
+      : own.filter((o) => o.brand_id === brandId);
+    if (always || shown.length) e.brand_overrides = shown.map(toOverride);
+  });
 }
 
 type KnowledgeMeta = NonNullable<ReturnType<typeof computeKnowledgeMeta>>;

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, Timestamp } from './common.js';
 
 /** A profile field: null when the authored data does not say (never omitted). */
 const known = <T extends TSchema>(schema: T, description: string) =>
@@ -30,9 +30,7 @@ export const BrandProfile = Type.Object({
 export type BrandProfile = Static<typeof BrandProfile>;
 
 export const Brand = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   logo_url: Nullable(Type.String()),
   website_url: Nullable(Type.String()),
   created_at: Timestamp,
@@ -41,12 +39,10 @@ export const Brand = Type.Object({
 });
 export type Brand = Static<typeof Brand>;
 
-export const BrandRef = Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() });
+export const BrandRef = Type.Object(NamedFields);
 
 export const Category = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   description: Nullable(Type.String()),
   icon: Nullable(Type.String()),
   is_featured: Type.Boolean(),
@@ -58,9 +54,7 @@ export const Category = Type.Object({
 export type Category = Static<typeof Category>;
 
 export const ProductType = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   subcategory_id: Nullable(Type.String()),
   is_active: Type.Boolean(),
   level: Type.Integer(),
@@ -72,9 +66,7 @@ export const ProductType = Type.Object({
 export type ProductType = Static<typeof ProductType>;
 
 export const Retailer = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   domain: Nullable(Type.String()),
   logo_url: Nullable(Type.String()),
   is_active: Type.Boolean(),

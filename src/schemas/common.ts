@@ -13,6 +13,8 @@ export const Nullable = <T extends TSchema>(schema: T) => {
 };
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+/** The id, name and slug every named resource starts with (spread into its object schema). */
+export const NamedFields = { id: Uuid, name: Type.String(), slug: Type.String() };
 export const Slug = Type.String({
   pattern: '^[a-z0-9-]+$',
   minLength: 1,

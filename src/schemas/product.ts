@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, Offer, ProductType } from './catalog.js';
-import { FreeObject, Nullable, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
 /** The group embedded in a product: a summary; GET /v2/product-groups/{id} has the full ProductGroup. */
@@ -67,9 +67,7 @@ export const Attribute = Type.Object({
 export type Attribute = Static<typeof Attribute>;
 
 const productFields = {
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   description: Nullable(Type.String()),
   gtin: Nullable(Type.String()),
   mpn: Nullable(Type.String()),

@@ -1,14 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, ProductType } from './catalog.js';
-import { FreeObject, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
 import { KnowledgeEntry } from './knowledge.js';
 import { Attribute, Product } from './product.js';
 
 /** Product group (spec §2.8): the variants of one model, linked. */
 export const ProductGroup = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   description: Nullable(Type.String()),
   base_model: Nullable(Type.String()),
   series_name: Nullable(Type.String()),
@@ -41,9 +39,7 @@ export const CategoryWithChildren = Type.Object({
 
 /** Relationship summary item (spec §2.11). */
 export const RelationshipItem = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  slug: Type.String(),
+  ...NamedFields,
   image_url: Nullable(Type.String()),
   current_best_price: Nullable(Type.Number()),
   brand: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),

@@ -11,13 +11,13 @@ export interface ServedCatalog {
 /**
  * The fixture catalog served by the real server on a free port, for the tests of the
  * enclosing describe block: registers the hooks that build it before them and remove it after.
- * The fields are set once the block's beforeAll hooks have run.
+ * The fields are set once the block's beforeAll hooks have run; `env` adds configuration.
  */
-export function servedFixtureCatalog(): ServedCatalog {
+export function servedFixtureCatalog(env: Record<string, string> = {}): ServedCatalog {
   const served = {} as ServedCatalog;
   beforeAll(async () => {
     served.catalog = await fixtureCatalog();
-    served.server = await startTestServer(served.catalog.dataDir);
+    served.server = await startTestServer(served.catalog.dataDir, env);
   });
   afterAll(async () => {
     await served.server?.close();

@@ -33,12 +33,12 @@ export const CursorParam = Type.String({
 });
 export const UuidParam = Type.String({ format: 'uuid', description: 'UUID' });
 /** A filter naming a brand, category, product type or group: its id or its slug. */
-export const IdOrSlugParam = (what: string) =>
+export const IdOrSlugParam = (what: string, more = '') =>
   Type.String({
     minLength: 1,
     maxLength: 200,
     pattern: '^[A-Za-z0-9-]+$',
-    description: `${what} id (UUID) or slug`,
+    description: `${what} id (UUID) or slug${more}`,
   });
 export const SlugParam = Type.String({
   pattern: '^[a-z0-9-]+$',

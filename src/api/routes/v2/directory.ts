@@ -8,12 +8,6 @@ import { CursorParam, Flag, flag, IdOrSlugParam, Limit, SearchText } from '../..
 import { withIds } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
-const Identifier = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  pattern: '^[A-Za-z0-9-]+$',
-  description: 'id (UUID) or slug',
-});
 
 /** Brands and retailers. */
 export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -56,7 +50,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['brands'],
         summary: 'A brand by id or slug',
-        params: Type.Object({ identifier: Identifier }),
+        params: Type.Object({ identifier: IdOrSlugParam('brand') }),
         response: { 200: Envelope(Brand), ...errors },
       },
     },
@@ -99,7 +93,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['retailers'],
         summary: 'A retailer by id or slug',
-        params: Type.Object({ identifier: Identifier }),
+        params: Type.Object({ identifier: IdOrSlugParam('retailer') }),
         response: { 200: Envelope(Retailer), ...errors },
       },
     },

@@ -17,16 +17,11 @@ import {
 } from '../../../schemas/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
-import { CursorParam, Limit, SearchText, SlugParam } from '../../schemas/params.js';
+import { CursorParam, IdOrSlugParam, Limit, SearchText, SlugParam } from '../../schemas/params.js';
 import { errorResponses, requirePlan } from './shared.js';
 
 const KnowledgeTypeParam = StringEnum(KNOWLEDGE_TYPES, { description: KNOWLEDGE_TYPES.join(', ') });
-const BrandParam = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  pattern: '^[A-Za-z0-9-]+$',
-  description: "brand id or slug: entries carry that brand's overrides as brand_overrides",
-});
+const BrandParam = IdOrSlugParam('brand', ": entries carry that brand's overrides as brand_overrides");
 
 /** The knowledge layer (spec §4.19–4.20); Starter plan or above. */
 export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,0 +1,14 @@
+// Runs the compiled build when there is one (npm run build), else the TypeScript source through tsx.
+import { existsSync } from 'node:fs';
+
+/** `entry` is a path under src/ without its extension, e.g. `cli/main`. */
+export async function launch(entry) {
+  const compiled = new URL(`../dist/${entry}.js`, import.meta.url);
+  if (existsSync(compiled)) {
+    await import(compiled.href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(new URL(`../src/${entry}.ts`, import.meta.url).href);
+  }
+}
