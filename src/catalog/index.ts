@@ -40,6 +40,7 @@ export {
   readPage,
 } from './page.js';
 export {
+  dayNumber,
   encodeSeries,
   fillDaily,
   type Observation as PriceObservation,

@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
 const dayNumbers = new Map<string, number>();
 const dayNames = new Map<number, string>();
 /** Days since 1970-01-01 of a YYYY-MM-DD day. */
-function dayNumber(day: string): number {
+export function dayNumber(day: string): number {
   let n = dayNumbers.get(day);
   if (n === undefined) {
     n = Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);

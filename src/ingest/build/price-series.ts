@@ -1,4 +1,4 @@
-import type { Db } from '../../catalog/index.js';
+import { type Db, dayNumber } from '../../catalog/index.js';
 import { round2 } from '../../util/index.js';
 
 /** Products whose observations are read at once. */
@@ -51,17 +51,6 @@ export function writePriceSeries(db: Db, day: string): number {
     }
   })();
   return written;
-}
-
-const dayNumbers = new Map<string, number>();
-/** Days since 1970-01-01 of a YYYY-MM-DD day (cached: a year of history repeats 365 names). */
-function dayNumber(day: string): number {
-  let n = dayNumbers.get(day);
-  if (n === undefined) {
-    n = Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
-    dayNumbers.set(day, n);
-  }
-  return n;
 }
 
 /**
