@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { benchCompression } from './compression.js';
 import { demoCatalog } from './demo-catalog.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -135,6 +136,8 @@ async function run(
   seconds = SECONDS,
   /** a fixed number of requests instead of a duration */
   amount?: number,
+  /** sent with every request (bench/compression.ts: Accept-Encoding) */
+  extraHeaders: Record<string, string> = {},
 ): Promise<Result> {
   let i = 0;
   const pathAt = typeof paths === 'function' ? paths : (n: number) => paths[n % paths.length] as string;
@@ -150,6 +153,7 @@ async function run(
           const n = i++;
           req.path = pathAt(n);
           if (keys) req.headers = { ...req.headers, 'x-api-key': keys[n % keys.length] as string };
+          req.headers = { ...req.headers, ...extraHeaders };
           return req;
         },
       },
@@ -372,6 +376,17 @@ async function main(): Promise<void> {
     ] as const;
     console.log('');
     for (const [label, pass] of checks) console.log(`${pass ? 'PASS' : 'FAIL'}  ${label}`);
+
+    // the most asked distinct queries, 20 products a page
+    const heads = [...new Set(queries.slice(0, 20_000))].slice(0, 300);
+    await benchCompression({
+      cached: api,
+      uncached,
+      paths: heads.map((q) => `/v2/products?q=${enc(q)}&limit=20`),
+      key: keys[0] as string,
+      rounds: ROUNDS,
+      load: (name, base, paths, extra) => run(name, base, paths, keys, SECONDS, undefined, extra),
+    });
   } finally {
     for (const c of children) c.kill();
     if (!DATA_DIR) rmSync(dataDir, { recursive: true, force: true });

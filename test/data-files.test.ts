@@ -122,6 +122,15 @@ describe('data files', () => {
     );
   });
 
+  it('regression: no spec label or alias is a pasted list (a game-console alias "S,Nintendo Switch,…" titled a spec)', () => {
+    const bad = content.productTypes.flatMap((t) =>
+      t.specs.flatMap((s) =>
+        [s.label, ...(s.aliases ?? [])].filter((a) => a.includes(',')).map((a) => `${t.slug}.${s.key}: ${a}`),
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('categories form a tree', () => {
     for (const c of content.categories) if (c.parent) expect(categorySlugs.has(c.parent), c.slug).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,13 +239,18 @@ describe('README and docs example requests', () => {
         headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
         body,
       });
-      const text = await res.text();
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const text = bytes.toString('utf8');
       expect(res.status, `${e.source}: ${e.method} ${path} → ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(
         200,
       );
       expect(res.status, `${e.source}: ${e.method} ${path} → ${text.slice(0, 300)}`).toBeLessThan(300);
       const type = res.headers.get('content-type') ?? '';
       if (type.startsWith('image/svg+xml')) expect(text).toMatch(/^<svg/);
+      // the bulk export: gzipped JSON lines, one product each
+      else if (type.startsWith('application/gzip'))
+        for (const line of gunzipSync(bytes).toString('utf8').trimEnd().split('\n'))
+          expect(JSON.parse(line)).toHaveProperty('id');
       else if (path.startsWith('/v2/openapi.json')) expect(JSON.parse(text)).toHaveProperty('openapi');
       else
         expect(JSON.parse(text), `${e.source}: ${path}`).toMatchObject({

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiFetcher, type ApiRequest, createMcpServer, TOOL_NAMES } from '../src/mcp/index.js';
+import { type ApiFetcher, createMcpServer, TOOL_NAMES } from '../src/mcp/index.js';
 
 /**
  * Tool logic against the REST contract (spec §2 + DESIGN.md): a scripted API answers with the
@@ -10,6 +10,9 @@ import { type ApiFetcher, type ApiRequest, createMcpServer, TOOL_NAMES } from '.
  * mapping is pinned independently of the catalog. test/mcp-transports.test.ts and
  * test/mcp-token-budget.test.ts run the same tools against the real API.
  */
+
+/** What a test looks at in one REST request the tools made. */
+type ApiRequest = { method: string; url: URL; headers: Record<string, string>; body?: string };
 
 type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 type Route = (req: ApiRequest) => Reply | undefined;
@@ -66,21 +69,32 @@ describe('MCP tools against the REST contract', () => {
   let requests: ApiRequest[];
   let client: Client;
 
-  const fetcher: ApiFetcher = async (req) => {
+  const fetcher: ApiFetcher = async (request) => {
+    const text = await request.text();
+    const req: ApiRequest = {
+      method: request.method,
+      url: new URL(request.url),
+      headers: Object.fromEntries(request.headers),
+      ...(text ? { body: text } : {}),
+    };
     requests.push(req);
     for (const route of routes) {
       const reply = route(req);
       if (reply)
-        return {
+        return new Response(JSON.stringify(reply.body), {
           status: reply.status ?? 200,
-          header: (n) =>
-            ({ 'x-ratelimit-remaining': '41', 'x-monthlyquota-remaining': '49000', ...reply.headers })[
-              n.toLowerCase()
-            ] ?? null,
-          text: JSON.stringify(reply.body),
-        };
+          headers: {
+            'content-type': 'application/json',
+            'x-ratelimit-remaining': '41',
+            'x-monthlyquota-remaining': '49000',
+            ...reply.headers,
+          },
+        });
     }
-    return { status: 404, header: () => null, text: JSON.stringify(failure('ROUTE_NOT_FOUND', 'no route')) };
+    return new Response(JSON.stringify(failure('ROUTE_NOT_FOUND', 'no route')), {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+    });
   };
   const on =
     (method: string, path: string | RegExp, reply: Reply | ((req: ApiRequest) => Reply)): Route =>
@@ -150,6 +164,7 @@ describe('MCP tools against the REST contract', () => {
     routes.push(
       on('GET', '/v2/products/barcode/825225978428', {
         body: envelope({
+          id: P1,
           gtin: '825225978428',
           name: 'Bosch SHPM88Z75N',
           brand: 'Bosch',
@@ -219,7 +234,11 @@ describe('MCP tools against the REST contract', () => {
       }),
     );
     const plain = await call('search_products', { query: 'bosch dishwasher', max_price: 1000 });
-    expect(requests[0]?.url.search).toBe('?q=bosch+dishwasher&limit=5&max_price=1000');
+    expect(Object.fromEntries(requests[0]?.url.searchParams ?? [])).toEqual({
+      q: 'bosch dishwasher',
+      limit: '5',
+      max_price: '1000',
+    });
     expect(plain.text).toMatch(
       /^7 match "bosch dishwasher", top 1:\n1\. Bosch 800 Series SHPM88Z75N Dishwasher — \$949\.99 · id 1111/,
     );
@@ -296,7 +315,15 @@ describe('MCP tools against the REST contract', () => {
           current: {
             best_price: 949.99,
             retailer_count: 1,
-            retailers: [{ retailer: 'VoltMart', price: 949.99, in_stock: true, last_seen_at: 'x' }],
+            retailers: [
+              {
+                retailer: 'VoltMart',
+                price: 949.99,
+                in_stock: true,
+                url: 'https://v.example/1',
+                last_seen_at: '2026-11-20T00:00:00Z',
+              },
+            ],
           },
           summary: { min_ever: 799, max_ever: 999, avg_30d: 990, trend: 'falling' },
           history,
@@ -317,7 +344,9 @@ describe('MCP tools against the REST contract', () => {
     const points = r.data.history as { price: number }[];
     expect(points.length).toBeLessThanOrEqual(24);
     expect(Math.min(...points.map((p) => p.price))).toBe(799);
-    expect(r.data.retailers).toEqual([{ retailer: 'VoltMart', price: 949.99, in_stock: true, url: null }]);
+    expect(r.data.retailers).toEqual([
+      { retailer: 'VoltMart', price: 949.99, in_stock: true, url: 'https://v.example/1' },
+    ]);
     expect(r.text).toContain('verdict: 4 % below its 30-day average; 18.9% above the period low');
     expect(r.data.verdict).toEqual({
       kind: 'below_average',

@@ -7,6 +7,7 @@ import { createSearchEngine, type SearchEngine } from '../search/index.js';
 import { authPlugin, logRedaction, redactUrl } from './plugins/auth.js';
 import { type CacheOptions, cachePlugin } from './plugins/cache.js';
 import { catalogPlugin } from './plugins/catalog.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { corsPlugin } from './plugins/cors.js';
 import { envelopePlugin, newRequestId } from './plugins/envelope.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
@@ -14,6 +15,7 @@ import { limitsPlugin } from './plugins/limits.js';
 import { mcpPlugin } from './plugins/mcp.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { catalogTreeRoutes } from './routes/v2/catalog-tree.js';
+import { changeRoutes } from './routes/v2/changes.js';
 import { directoryRoutes } from './routes/v2/directory.js';
 import { knowledgeRoutes } from './routes/v2/knowledge.js';
 import { priceChartRoutes } from './routes/v2/price-chart.js';
@@ -92,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
+  // first: it negotiates the coding and must see every route as it is added
+  await app.register(compressionPlugin);
   await app.register(envelopePlugin);
   await app.register(errorsPlugin);
   await app.register(catalogPlugin, { provider: options.catalog });
@@ -143,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v2.register(catalogTreeRoutes);
       await v2.register(knowledgeRoutes);
       await v2.register(priceChartRoutes);
+      await v2.register(changeRoutes);
     },
     { prefix: '/v2' },
   );

@@ -13,6 +13,12 @@ export const ERROR_CODES = {
   ROUTE_NOT_FOUND: { status: 404, retryable: false, userMessage: 'This endpoint does not exist.' },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, userMessage: 'This method is not allowed here.' },
   NOT_ACCEPTABLE: { status: 406, retryable: false, userMessage: 'The requested format is not available.' },
+  CURSOR_EXPIRED: {
+    status: 410,
+    retryable: false,
+    userMessage:
+      'This change feed position is no longer kept; re-sync from the export, then follow the feed.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, userMessage: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,

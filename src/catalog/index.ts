@@ -1,3 +1,13 @@
+export {
+  CHANGE_ASPECTS,
+  CHANGE_RETENTION_PUBLISHES,
+  type ChangeListParams,
+  type ChangePage,
+  changesHead,
+  changesWithProducts,
+  ExpiredCursorError,
+  listChanges,
+} from './change-queries.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
@@ -7,6 +17,7 @@ export {
   openWritable,
   perConnection,
   type Statement,
+  schemaVersion,
   stmt,
 } from './database.js';
 export {
@@ -17,6 +28,16 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
+export {
+  documentDictionary,
+  packDocument,
+  packText,
+  storeDictionary,
+  storedDictionary,
+  storedText,
+  unpackDocument,
+} from './document-codec.js';
+export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
   GROUP_SORTS,
@@ -90,7 +111,12 @@ export {
 export { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
-export { CATALOG_SCHEMA_VERSION, catalogMigrations, offersByProductIndex } from './schema.js';
+export {
+  CATALOG_SCHEMA_VERSION,
+  COMPACT_VERSION,
+  catalogMigrations,
+  offersByProductIndex,
+} from './schema.js';
 export {
   catalogDir,
   currentSnapshotPath,

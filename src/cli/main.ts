@@ -26,6 +26,7 @@ import {
   scheduleDaily,
 } from '../ingest/index.js';
 import { buildDemoInChild, ensureDemoKey } from './demo-bootstrap.js';
+import { exportCatalog } from './export.js';
 import { progressPrinter } from './progress.js';
 
 const program = new Command('shelf')
@@ -292,6 +293,23 @@ catalog
     const target = rollbackSnapshot(loadConfig().dataDir, id);
     process.stdout.write(
       `Now serving ${target.id} (published ${target.published_at}, ${target.products} products, ${target.visible_products} visible).\n`,
+    );
+  });
+
+program
+  .command('export')
+  .description(
+    'write every product of the published catalog, one JSON document per line (the body of GET /v2/products/{id})',
+  )
+  .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
+  .option('--out <file>', 'the file to write, or - for standard output', '-')
+  .action(async (o: { format: 'jsonl'; out: string }) => {
+    const result = await exportCatalog(loadConfig().dataDir, o.out === '-' ? process.stdout : o.out);
+    process.stderr.write(
+      `Exported ${result.products} products from ${result.snapshot}${o.out === '-' ? '' : ` to ${o.out}`}.\n` +
+        (result.changesCursor
+          ? `Follow changes from here: GET /v2/changes?since=${result.changesCursor}\n`
+          : ''),
     );
   });
 

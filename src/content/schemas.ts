@@ -225,7 +225,7 @@ export type RuleConstraint = Static<typeof RuleConstraint>;
  * Specs of one product type that belong together (`taxonomy/spec-rules.json`, see
  * data/README.md): conditional ranges (`when` every named spec — or `brand`, the brand slug —
  * matches, `then` each named spec keeps to its constraint), monotone relations between two numeric specs (or a spec and the
- * product's quality), and what the price follows.
+ * product's quality), bounds of one spec by another, and what the price follows.
  */
 export const SpecRulesFile = Type.Array(
   Type.Object(
@@ -254,12 +254,18 @@ export const SpecRulesFile = Type.Array(
               spec: Type.String(),
               increases_with: Type.Optional(Type.String()),
               decreases_with: Type.Optional(Type.String()),
+              /** the spec never exceeds this other numeric spec (HDMI 2.1 ports ≤ HDMI ports) */
+              at_most: Type.Optional(Type.String()),
+              /** the spec is never below this other numeric spec (surge ≥ running watts) */
+              at_least: Type.Optional(Type.String()),
               note: Type.Optional(Type.String()),
             },
             { additionalProperties: false },
           ),
         ),
       ),
+      /** why the type needs no rules (one numeric spec, nothing that constrains another) */
+      no_rules: Type.Optional(Type.String()),
       price: Type.Optional(
         Type.Object(
           {

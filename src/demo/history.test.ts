@@ -33,6 +33,20 @@ describe('demo price history', () => {
     expect(points.some((p) => p.salePrice !== null)).toBe(true);
   });
 
+  it('regression: a one-day history (demo --history-days 0) prices the feed, not NaN', () => {
+    const [point] = priceHistory({
+      rnd: new Random(4),
+      listPrice: 999,
+      drift: -0.1,
+      retailerFactor: 1,
+      events: [],
+      endMs,
+      days: 1,
+      discontinuedFromDay: null,
+    });
+    expect(Number.isFinite(point?.price)).toBe(true);
+  });
+
   it('is deterministic for a seed', () => {
     expect(history(3)).toEqual(history(3));
   });

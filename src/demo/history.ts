@@ -68,7 +68,7 @@ export function priceHistory(args: {
   for (let d = 0; d < days; d++) {
     const ms = endMs - (days - 1 - d) * DAY;
     if (args.discontinuedFromDay !== null && d >= args.discontinuedFromDay) break;
-    const t = (Math.floor((d + phase) / period) * period - phase) / (days - 1);
+    const t = (Math.floor((d + phase) / period) * period - phase) / Math.max(1, days - 1);
     const regular =
       Math.round(listPrice * retailerFactor * (1 + drift * Math.max(0, t)) * 100) / 100 -
       (listPrice > 20 ? 0.01 : 0);

@@ -81,17 +81,27 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
           problems.push(`${type.slug} ${where}: ${key} ${JSON.stringify(c)} is outside its range`);
       };
       for (const [i, rule] of (entry.rules ?? []).entries()) {
+        // a variant (a kit, a width) varies inside one product group: rules may narrow it; a rule
+        // on it can only leave specs out of that variant (a bare tool has no battery)
+        if (
+          Object.keys(rule.when).some((k) => type.variant_dimensions.includes(k)) &&
+          Object.values(rule.then).some((c) => c !== null)
+        )
+          problems.push(`${type.slug} rule ${i}: a rule on a variant may only leave specs out`);
         for (const [k, c] of Object.entries(rule.when)) check(`rule ${i} when`, k, c);
         for (const [k, c] of Object.entries(rule.then)) check(`rule ${i} then`, k, c);
       }
       for (const rel of entry.relations ?? []) {
-        const driver = rel.increases_with ?? rel.decreases_with;
-        if (!driver || (rel.increases_with && rel.decreases_with))
-          problems.push(`${type.slug}: relation of ${rel.spec}`);
+        const named = [rel.increases_with, rel.decreases_with, rel.at_most, rel.at_least].filter(Boolean);
+        if (named.length !== 1)
+          problems.push(`${type.slug}: relation of ${rel.spec} names ${named.length} specs`);
         if (spec(rel.spec)?.type !== 'number')
           problems.push(`${type.slug}: relation on non-numeric ${rel.spec}`);
-        if (driver !== 'quality' && spec(driver ?? '')?.type !== 'number')
-          problems.push(`${type.slug}: ${rel.spec} follows non-numeric ${driver}`);
+        const other = named[0];
+        if (other !== 'quality' && spec(other ?? '')?.type !== 'number')
+          problems.push(`${type.slug}: ${rel.spec} relates to non-numeric ${other}`);
+        if (other === 'quality' && !(rel.increases_with || rel.decreases_with))
+          problems.push(`${type.slug}: ${rel.spec} bounded by quality`);
       }
       for (const key of Object.keys(entry.price?.increases_with ?? {}))
         if (spec(key)?.type !== 'number') problems.push(`${type.slug} price: ${key} is not numeric`);
@@ -104,6 +114,22 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('spec rules coverage', () => {
+  it('every product type has rules, or says why it needs none', () => {
+    const entryOf = new Map(content.specRules.map((e) => [e.product_type, e]));
+    const missing = content.productTypes.filter((t) => !entryOf.has(t.slug)).map((t) => t.slug);
+    expect(missing).toEqual([]);
+    const unclear: string[] = [];
+    for (const type of content.productTypes) {
+      const e = entryOf.get(type.slug)!;
+      const has = (e.rules?.length ?? 0) + (e.relations?.length ?? 0) > 0;
+      if (has === Boolean(e.no_rules))
+        unclear.push(`${type.slug}: ${has ? 'rules and a no_rules reason' : 'neither'}`);
+    }
+    expect(unclear).toEqual([]);
   });
 });
 
@@ -133,14 +159,36 @@ describe('planProducts on the real taxonomy', () => {
     expect(outside.slice(0, 20)).toEqual([]);
   });
 
-  it('keeps every rule of the type: when its condition holds, its constraint holds', () => {
+  it('keeps every rule of the type, variants included: when its condition holds, its constraint holds', () => {
+    const numeric = new Set(
+      content.productTypes.flatMap((t) =>
+        t.specs.filter((s) => s.type === 'number').map((s) => `${t.slug}.${s.key}`),
+      ),
+    );
     const broken: string[] = [];
     for (const p of products)
       for (const rule of rulesOf.get(p.type.slug)?.rules ?? [])
-        if (matches({ ...p.specs, brand: p.brand.slug, series: p.series }, rule.when))
-          for (const [k, c] of Object.entries(rule.then))
-            if (!satisfies(p.specs[k], c))
-              broken.push(`${p.key} ${JSON.stringify(rule.when)} → ${k}=${p.specs[k]}`);
+        if (matches({ ...p.specs, ...p.variant, brand: p.brand.slug, series: p.series }, rule.when))
+          for (const [k, c] of Object.entries(rule.then)) {
+            // a variant dimension (kit, color, length) is a spec of the listing too
+            const raw = p.variant[k] ?? p.specs[k];
+            const value = typeof raw === 'string' && numeric.has(`${p.type.slug}.${k}`) ? Number(raw) : raw;
+            if (!satisfies(value, c)) broken.push(`${p.key} ${JSON.stringify(rule.when)} → ${k}=${value}`);
+          }
+    expect(broken.slice(0, 20)).toEqual([]);
+  });
+
+  it('keeps every bound between two specs (HDMI 2.1 ports ≤ HDMI ports, surge ≥ running watts)', () => {
+    const broken: string[] = [];
+    for (const p of products)
+      for (const rel of rulesOf.get(p.type.slug)?.relations ?? []) {
+        const [v, other] = [p.specs[rel.spec], p.specs[rel.at_most ?? rel.at_least ?? '']];
+        if (typeof v !== 'number' || typeof other !== 'number') continue;
+        if (rel.at_most ? v > other : v < other)
+          broken.push(
+            `${p.key} ${rel.spec}=${v} ${rel.at_most ? '>' : '<'} ${rel.at_most ?? rel.at_least}=${other}`,
+          );
+      }
     expect(broken.slice(0, 20)).toEqual([]);
   });
 
@@ -148,8 +196,8 @@ describe('planProducts on the real taxonomy', () => {
     const weak: string[] = [];
     for (const entry of content.specRules)
       for (const rel of entry.relations ?? []) {
-        const driver = rel.increases_with ?? rel.decreases_with!;
-        if (driver === 'quality') continue;
+        const driver = rel.increases_with ?? rel.decreases_with;
+        if (!driver || driver === 'quality') continue;
         const pairs = products
           .filter((p) => p.type.slug === entry.product_type)
           .map((p) => [p.specs[driver], p.specs[rel.spec]])
@@ -176,16 +224,21 @@ describe('planProducts on the real taxonomy', () => {
         // compare products that share brand tier and every value-priced spec
         const strata = new Map<string, [number, number][]>();
         for (const p of products) {
-          const v = p.specs[key];
-          if (p.type.slug !== entry.product_type || typeof v !== 'number') continue;
+          if (p.type.slug !== entry.product_type) continue;
+          // a variant's numeric dimension (a 2-pack) is priced like a spec
+          const specs: Record<string, unknown> = { ...p.specs };
+          for (const [k, x] of Object.entries(p.variant))
+            specs[k] = Number.isFinite(Number(x)) ? Number(x) : x;
+          const v = specs[key];
+          if (typeof v !== 'number') continue;
           const k = JSON.stringify([
             p.brand.profile?.quality_tier,
-            ...Object.keys(entry.price?.factors ?? {}).map((f) => p.specs[f]),
+            ...Object.keys(entry.price?.factors ?? {}).map((f) => specs[f]),
           ]);
           // the other priced specs' and the line's own effect taken out, so only this spec's effect is left
           let others = 0;
           for (const [j, e] of Object.entries(entry.price?.increases_with ?? {})) {
-            const x = p.specs[j];
+            const x = specs[j];
             const typical = p.type.specs.find((s) => s.key === j)?.range?.typical;
             if (j !== key && typeof x === 'number' && x > 0 && typical) others += e * Math.log(x / typical);
           }

@@ -1,7 +1,7 @@
 import type { BrandDef, Content, ProductTypeDef, SpecRulesDef } from '../content/index.js';
 import { gs1CheckDigit } from '../identifiers/index.js';
 import type { Random } from './random.js';
-import { drawSpecs, listPrice, type SpecValue, tierFactor } from './spec-draw.js';
+import { drawSpecs, listPrice, matches, type SpecValue, satisfies, tierFactor } from './spec-draw.js';
 
 /** One real-world product of the demo catalog: what every retailer listing of it describes. */
 export interface DemoProduct {
@@ -40,6 +40,9 @@ interface ModelScheme {
 function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
   const p = type.model_patterns?.find((m) => m.brand === brand.slug && m.example);
   if (!p?.example) return null;
+  // a name whose numbers are specs ("RF 24-70mm F2.8 L IS USM") is no serial: redrawn digits
+  // would print a 87-79mm F3.7 lens, so such brands get the plain code
+  if (/\d\s?(mm|GB|TB)\b|\bF\d/i.test(p.example)) return null;
   try {
     return { regex: new RegExp(p.regex.replace(/^\(\?i\)/, ''), 'i'), example: p.example };
   } catch {
@@ -207,9 +210,20 @@ function addBaseModel(
       ?.values?.find((v) => /cordless|battery/i.test(v));
     if (cordless) fixed.power_source = cordless;
   }
-  const specs = drawSpecs(type, rules, rnd, quality, fixed, { brand: brand.slug, series });
-  for (const dim of type.variant_dimensions) delete specs[dim];
-  const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).length > 0);
+  // variant dimensions (kit, color, width) are chosen per variant below, not drawn for the group
+  const groupType = { ...type, specs: type.specs.filter((s) => !type.variant_dimensions.includes(s.key)) };
+  const specs = drawSpecs(groupType, rules, rnd, quality, fixed, { brand: brand.slug, series });
+  // a variant value must keep the rules the product's specs trigger (an instant camera is body only)
+  const context = { ...specs, brand: brand.slug, series };
+  const keeps = (dim: string) => {
+    const binding = (rules?.rules ?? []).filter((r) => r.then[dim] !== undefined && matches(context, r.when));
+    return (value: string) =>
+      binding.every((r) => satisfies(numericVariant(type, { [dim]: value })[dim], r.then[dim]!));
+  };
+  const variantRules = (rules?.rules ?? []).filter((r) =>
+    Object.keys(r.when).some((k) => type.variant_dimensions.includes(k)),
+  );
+  const variantDims = type.variant_dimensions.filter((d) => variantValues(type, d).some(keeps(d)));
   const noise = 0.92 + rnd.next() * 0.16;
   const brandFactor = tierFactor(brand.profile?.quality_tier);
   const drift = ELECTRONICS.test(type.slug) ? -0.05 - rnd.next() * 0.2 : -0.05 + rnd.next() * 0.1;
@@ -226,13 +240,22 @@ function addBaseModel(
       if (genBase === base || usedModels.has(`${brand.slug}:${genBase}`)) break;
       usedModels.add(`${brand.slug}:${genBase}`);
     }
-    for (const [index, variant] of variantCombos(type, variantDims, rnd).entries()) {
+    for (const [index, variant] of variantCombos(type, variantDims, rnd, keeps).entries()) {
       const code = Object.values(variant).map(variantCode).join('');
       const model = variantModel(genBase, code, index, scheme);
       if (model !== genBase && usedModels.has(`${brand.slug}:${model}`)) continue;
       usedModels.add(`${brand.slug}:${model}`);
       const all = { ...specs, ...numericVariant(type, variant) };
       const price = listPrice(type, rules, all, brandFactor, quality, noise * (generation === 2 ? 1.08 : 1));
+      // what a variant leaves out (a bare tool has no battery): rules on a variant say which specs do not apply
+      let own = specs;
+      for (const r of variantRules)
+        if (matches({ ...all, brand: brand.slug, series }, r.when))
+          for (const [k, c] of Object.entries(r.then))
+            if (c === null && k in own) {
+              if (own === specs) own = { ...specs };
+              delete own[k];
+            }
       products.push({
         key: `${brand.slug}:${model}`,
         groupKey: `${brand.slug}:${genBase}`,
@@ -248,7 +271,7 @@ function addBaseModel(
         gtin: makeGtin(rnd),
         listPrice: Math.max(4.99, price),
         drift,
-        specs,
+        specs: own,
         discontinued: generations === 2 && generation === 1 && rnd.chance(0.5),
       });
     }
@@ -313,10 +336,15 @@ function variantValues(type: ProductTypeDef, dim: string): string[] {
   });
 }
 
-function variantCombos(type: ProductTypeDef, dims: string[], rnd: Random): Record<string, string>[] {
+function variantCombos(
+  type: ProductTypeDef,
+  dims: string[],
+  rnd: Random,
+  keeps: (dim: string) => (value: string) => boolean,
+): Record<string, string>[] {
   let combos: Record<string, string>[] = [{}];
   for (const dim of dims.slice(0, 2)) {
-    const values = variantValues(type, dim);
+    const values = variantValues(type, dim).filter(keeps(dim));
     const chosen = rnd.sample(values, rnd.int(1, Math.min(3, values.length)));
     combos = combos.flatMap((c) => chosen.map((v) => ({ ...c, [dim]: v })));
   }

@@ -45,7 +45,7 @@ export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange |
     values = values.filter((_, i) => keep[i]);
     if (values.length === 0) return null;
   } else if (allowed?.length) {
-    values = allowed.filter((v) => v >= min && v <= max);
+    values = allowed.filter((v) => v >= min && v <= max).sort((a, b) => a - b);
     weights = undefined;
     if (values.length === 0) return null;
   }
@@ -61,18 +61,24 @@ export function narrow(r: SpecRange, c: RuleConstraint | RuleValue): SpecRange |
 export function quantile(r: SpecRange, u: number): number {
   const t = Math.min(1, Math.max(0, u));
   if (r.values?.length) {
-    const pairs = r.values
-      .map((v, i) => [v, r.weights?.[i] ?? (r.weights ? 0 : 1)] as const)
-      .filter(([, w]) => w > 0)
-      .sort((a, b) => a[0] - b[0]);
-    const list = pairs.length ? pairs : r.values.map((v) => [v, 1] as const);
-    const total = list.reduce((n, [, w]) => n + w, 0);
+    // values are ascending (data test; narrow keeps the order); loops, not arrays: this runs
+    // for every number of every product on every settling pass
+    const values = r.values;
+    const weightOf = (i: number) => r.weights?.[i] ?? (r.weights ? 0 : 1);
+    let total = 0;
+    for (let i = 0; i < values.length; i++) total += Math.max(0, weightOf(i));
+    const w = total > 0 ? (i: number) => Math.max(0, weightOf(i)) : () => 1;
+    if (total <= 0) total = values.length;
     let acc = 0;
-    for (const [v, w] of list) {
-      acc += w;
-      if (t * total <= acc) return v;
+    let last = values[0]!;
+    for (let i = 0; i < values.length; i++) {
+      const wi = w(i);
+      if (wi <= 0) continue;
+      acc += wi;
+      last = values[i]!;
+      if (t * total <= acc) return last;
     }
-    return list.at(-1)![0];
+    return last;
   }
   const { min: a, max: b } = r;
   if (b <= a) return a;
@@ -114,7 +120,8 @@ const QUALITY = 'quality';
  * none), enums and lists from their values, booleans by the product's quality, then settles the
  * type's rules: each number is the quantile of its own position (a random one, or its driver's
  * position give or take 0.1 along a relation) in its range narrowed by every rule whose
- * condition holds; a non-number that breaks a rule is re-drawn among what the rule allows.
+ * condition holds and by the specs it may not exceed or fall below; a non-number that breaks a
+ * rule is re-drawn among what the rule allows.
  * `fixed` values (a battery platform's voltage) are kept as given.
  */
 export function drawSpecs(
@@ -125,16 +132,82 @@ export function drawSpecs(
   fixed: Record<string, SpecValue> = {},
   context: { brand?: string; series?: string } = {},
 ): Record<string, SpecValue> {
+  // rules on enums can pull against each other (a 720p draw against an OLED line); settling
+  // then ends in a draw that breaks one, so such a draw is thrown away and drawn again
+  let specs = drawOnce(type, rules, rnd, quality, fixed, context);
+  const keys = new Set(type.specs.map((s) => s.key));
+  for (let attempt = 0; attempt < 12 && !keepsRules(specs, rules, context, keys); attempt++)
+    specs = drawOnce(type, rules, rnd, quality, fixed, context);
+  return specs;
+}
+
+type Rule = NonNullable<SpecRulesDef['rules']>[number];
+const namingCache = new WeakMap<Rule[], Map<string, Rule[]>>();
+
+/** The rules that constrain each spec, in file order (built once per type's rule list). */
+function rulesNaming(rules: Rule[]): Map<string, Rule[]> {
+  let index = namingCache.get(rules);
+  if (!index) {
+    index = new Map();
+    for (const r of rules) for (const k of Object.keys(r.then)) index.set(k, [...(index.get(k) ?? []), r]);
+    namingCache.set(rules, index);
+  }
+  return index;
+}
+
+/** Whether every rule whose condition holds is kept (on the specs drawn here, `keys`). */
+function keepsRules(
+  specs: Record<string, SpecValue>,
+  rules: SpecRulesDef | undefined,
+  context: { brand?: string; series?: string },
+  keys: Set<string>,
+): boolean {
+  const all = { ...specs, brand: context.brand ?? '', series: context.series ?? '' };
+  return (rules?.rules ?? []).every(
+    (r) =>
+      !matches(all, r.when) ||
+      Object.entries(r.then).every(([k, c]) => !keys.has(k) || satisfies(specs[k], c)),
+  );
+}
+
+function drawOnce(
+  type: ProductTypeDef,
+  rules: SpecRulesDef | undefined,
+  rnd: Random,
+  quality: number,
+  fixed: Record<string, SpecValue>,
+  context: { brand?: string; series?: string },
+): Record<string, SpecValue> {
   const specs: Record<string, SpecValue> = {};
   // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
   // is an OLED); they are not specs
-  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) =>
-    matches({ ...specs, brand: context.brand ?? '', series: context.series ?? '' }, when);
+  // (read in place, not through a merged copy: this runs for every rule, spec and pass)
+  const conditions = new Map<object, [string, RuleConstraint | RuleValue | null][]>();
+  const holds = (when: Record<string, RuleConstraint | RuleValue | null>) => {
+    let entries = conditions.get(when);
+    if (!entries) {
+      entries = Object.entries(when);
+      conditions.set(when, entries);
+    }
+    return entries.every(([k, c]) =>
+      satisfies(
+        k === 'brand' ? (context.brand ?? '') : k === 'series' ? (context.series ?? '') : specs[k],
+        c,
+      ),
+    );
+  };
   const byKey = new Map(type.specs.map((s) => [s.key, s]));
   const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  // spec → other numeric specs it may not exceed (max) or fall below (min)
+  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
   for (const rel of rules?.relations ?? []) {
     const driver = rel.increases_with ?? rel.decreases_with;
     if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+    for (const [other, side] of [
+      [rel.at_most, 'max'],
+      [rel.at_least, 'min'],
+    ] as const)
+      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
   }
   const fixedKeys = new Set(Object.keys(fixed));
   Object.assign(specs, fixed);
@@ -162,16 +235,21 @@ export function drawSpecs(
     return Math.min(1, Math.max(0, (rel.sign > 0 ? d : 1 - d) + (jitter.get(key) ?? 0)));
   };
   const ruleRules = rules?.rules ?? [];
+  const naming = rulesNaming(ruleRules);
   for (let pass = 0; pass < 6; pass++) {
     let changed = false;
     for (const spec of numbers) {
       let range: SpecRange = spec.range!;
       let absent = false;
-      for (const rule of ruleRules) {
+      for (const rule of naming.get(spec.key) ?? []) {
         const c = rule.then[spec.key];
         if (c === undefined || !holds(rule.when)) continue;
         if (c === null) absent = true;
         else range = narrow(range, c) ?? range;
+      }
+      for (const { other, side } of bounds.get(spec.key) ?? []) {
+        const v = specs[other];
+        if (typeof v === 'number') range = narrow(range, { [side]: v }) ?? range;
       }
       if (absent) {
         if (spec.key in specs) {
@@ -215,11 +293,14 @@ export function drawSpecs(
  */
 export function cdf(r: SpecRange, v: number): number {
   if (r.values?.length) {
-    const pairs = r.values.map((x, i) => [x, r.weights?.[i] ?? 1] as const).sort((a, b) => a[0] - b[0]);
-    const total = pairs.reduce((n, [, w]) => n + w, 0) || 1;
+    const values = r.values;
+    let total = 0;
+    for (let i = 0; i < values.length; i++) total += r.weights?.[i] ?? 1;
+    total ||= 1;
     let acc = 0;
-    for (const [x, w] of pairs) {
-      if (x >= v) return (acc + w / 2) / total;
+    for (let i = 0; i < values.length; i++) {
+      const w = r.weights?.[i] ?? 1;
+      if (values[i]! >= v) return (acc + w / 2) / total;
       acc += w;
     }
     return 1;

@@ -15,6 +15,7 @@ import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
+import { type ChangeSummary, recordChanges } from './build/changes.js';
 import { type Classification, Classifier } from './build/classify.js';
 import {
   readPrevious,
@@ -101,6 +102,8 @@ export interface IngestReport {
   phases: PhaseTiming[];
   /** one entry per imported price-history file */
   history?: HistoryReport[];
+  /** what this publish recorded in the change feed (GET /v2/changes) */
+  changes?: ChangeSummary;
 }
 
 /** A caller's mistake in the options of {@link runIngest}; nothing was read or written. */
@@ -409,6 +412,8 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       discardSnapshot(path);
       return refuse(shrink, kept, counts.visible_products);
     }
+    progress({ phase: 'changes' });
+    const changes = recordChanges(db, previous.path, { run_id: base.run_id, published_at: now });
     progress({ phase: 'publish' });
     const result: IngestReport = {
       ...base,
@@ -423,6 +428,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       duration_ms: Date.now() - started,
       phases,
       history,
+      changes,
     };
     writeRunRecord(db, {
       run_id: result.run_id,

@@ -1,12 +1,10 @@
 export {
   type ApiFetcher,
-  type ApiRequest,
-  type ApiResponse,
-  type ApiResult,
-  httpFetcher,
+  MCP_REQUEST_TIMEOUT_MS,
+  MCP_RETRY,
   type Quota,
-  RestClient,
-  ShelfApiError,
+  quotaFrom,
+  restClient,
 } from './rest-client.js';
 export { MCP_IDLE_MS, type McpCaller, McpSessions, type McpSessionsOptions } from './sessions.js';
 export { createMcpServer, runStdioServer, SERVER_INFO } from './stdio.js';

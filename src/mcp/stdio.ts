@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
-import { type ApiFetcher, httpFetcher, RestClient } from './rest-client.js';
+import { type ApiFetcher, restClient } from './rest-client.js';
 import { inputValidationError } from './tool-errors.js';
 import { registerTools } from './tools/index.js';
 
@@ -16,18 +16,17 @@ export const INSTRUCTIONS =
   'model_number and get_product_knowledge by product_id (two each) and find_alternatives (two, or three when it falls back ' +
   'to products of the same type); results show the quota left.';
 
-/** An MCP server whose tools call the REST API with `apiKey` (over HTTP, or in-process via `fetcher`). */
-export function createMcpServer(
-  baseUrl: string,
-  apiKey: string,
-  fetcher: ApiFetcher = httpFetcher(),
-): McpServer {
+/**
+ * An MCP server whose tools call the REST API with `apiKey` through the TypeScript client:
+ * over HTTP (the global fetch), or in-process when `fetcher` is given.
+ */
+export function createMcpServer(baseUrl: string, apiKey: string, fetcher?: ApiFetcher): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   // the SDK's own tool-error hook (private in its types): schema failures become INVALID_ARGUMENT
   const sdk = server as unknown as { createToolError(message: string): CallToolResult };
   const sdkToolError = sdk.createToolError.bind(server);
   sdk.createToolError = (message) => inputValidationError(message) ?? sdkToolError(message);
-  registerTools(server, new RestClient(baseUrl, apiKey, fetcher));
+  registerTools(server, restClient(baseUrl, apiKey, fetcher));
   return server;
 }
 

@@ -1,52 +1,65 @@
+import { ShelfError } from '@shelf/client';
 import { describe, expect, it } from 'vitest';
-import { ShelfApiError } from './rest-client.js';
 import { InvalidArgument, ToolFailure, toolError } from './tool-errors.js';
+
+/** An API failure as the client raises it. */
+const apiError = (
+  code: string,
+  message: string,
+  status: number,
+  retryAfter: number | null = null,
+  details: unknown = null,
+) => new ShelfError({ code, message, retryAfter, details }, { status });
 
 const text = (e: unknown) => (toolError(e).content[0] as { text: string }).text;
 
 describe('toolError: every failure becomes a tool error an agent can act on', () => {
   it.each([
     [
-      new ShelfApiError('NOT_FOUND', "product 'x' was not found", 404),
+      apiError('NOT_FOUND', "product 'x' was not found", 404),
       /^NOT_FOUND: product 'x' was not found\.\nCheck the identifier/,
     ],
     [
-      new ShelfApiError('VALIDATION_ERROR', 'days must be <= 365', 400, null, [
+      apiError('VALIDATION_ERROR', 'days must be <= 365', 400, null, [
         { field: 'days', message: 'must be <= 365' },
       ]),
       /^INVALID_ARGUMENT: days must be <= 365\. \(days: must be <= 365\)\nFix the argument/,
     ],
     [
-      new ShelfApiError('RATE_LIMITED', 'rate limit of 10 requests per minute exceeded', 429, 17),
+      apiError('RATE_LIMITED', 'rate limit of 10 requests per minute exceeded', 429, 17),
       /^RATE_LIMITED: .* Retry after 17 seconds\.\nWait the given seconds/,
     ],
     [
-      new ShelfApiError('QUOTA_EXCEEDED', 'monthly quota used up', 429, 86_400),
+      apiError('QUOTA_EXCEEDED', 'monthly quota used up', 429, 86_400),
       /^QUOTA_EXCEEDED: .* Retry after 86400 seconds\./,
     ],
     [
-      new ShelfApiError('PLAN_REQUIRED', 'knowledge needs a higher plan', 403, null, {
+      apiError('PLAN_REQUIRED', 'knowledge needs a higher plan', 403, null, {
         requiredPlan: 'starter',
       }),
       /^PLAN_REQUIRED: knowledge needs a higher plan\. Requires the Starter plan or above\.\nTell the user/,
     ],
     [
-      new ShelfApiError('PLAN_REQUIRED', 'needs pro', 403, null, { requiredPlan: 'pro' }),
+      apiError('PLAN_REQUIRED', 'needs pro', 403, null, { requiredPlan: 'pro' }),
       /Requires the Pro plan or above/,
     ],
     [
-      new ShelfApiError('AUTH_INVALID', 'the API key is malformed, unknown or revoked', 401),
+      apiError('AUTH_INVALID', 'the API key is malformed, unknown or revoked', 401),
       /^AUTH_INVALID: .*\nAsk the user to check/,
     ],
     [
-      new ShelfApiError('ROUTE_NOT_FOUND', 'no route GET /v2/x', 404),
+      apiError('ROUTE_NOT_FOUND', 'no route GET /v2/x', 404),
       /^NOT_AVAILABLE: this Shelf server does not provide this data yet\./,
     ],
     [
-      new ShelfApiError('UNREACHABLE', 'the Shelf API at http://x could not be reached (ECONNREFUSED)', 0),
+      apiError('UNREACHABLE', 'the Shelf API at http://x could not be reached (ECONNREFUSED)', 0),
       /^UNREACHABLE: .*ECONNREFUSED.*\nThe Shelf API is unreachable/,
     ],
-    [new ShelfApiError('SOMETHING_NEW', 'odd', 500), /^INTERNAL: odd\./],
+    [
+      apiError('TIMEOUT', 'the Shelf API at http://x did not answer in time', 0),
+      /^TIMEOUT: .*did not answer in time\.\nThe Shelf API did not answer in time; retry once/,
+    ],
+    [apiError('SOMETHING_NEW', 'odd', 500), /^INTERNAL: odd\./],
     [
       new InvalidArgument('id|slug', 'give exactly one identifier'),
       /^INVALID_ARGUMENT: id\|slug: give exactly one identifier\./,

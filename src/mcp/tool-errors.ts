@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ShelfApiError } from './rest-client.js';
+import { ShelfError } from '@shelf/client';
 
 /** A mistake in the tool arguments that the schema cannot express (e.g. "give exactly one of"). */
 export class InvalidArgument extends Error {
@@ -38,6 +38,7 @@ export const TOOL_ERROR_ADVICE: Record<string, string> = {
   NOT_AVAILABLE: 'This Shelf server does not offer that data; answer without it.',
   CATALOG_UNAVAILABLE: 'The catalog is loading; retry in a few seconds.',
   UNREACHABLE: 'The Shelf API is unreachable; retry later or ask the user to check SHELF_API_URL.',
+  TIMEOUT: 'The Shelf API did not answer in time; retry once, then answer without this data.',
   INTERNAL: 'A server error; retry once, then answer without this data.',
 };
 
@@ -56,7 +57,7 @@ const PLAN_NAMES: Record<string, string> = {
   enterprise: 'Enterprise',
 };
 
-function detailLine(error: ShelfApiError, code: string): string {
+function detailLine(error: ShelfError, code: string): string {
   // the API's message usually says the plan already ("… requires the Starter plan or above")
   if (code === 'PLAN_REQUIRED' && !/plan or above/i.test(error.message)) {
     const required = (error.details as { requiredPlan?: string; currentPlan?: string } | null)?.requiredPlan;
@@ -81,7 +82,7 @@ export function toolError(error: unknown): CallToolResult {
   let message: string;
   let retryAfter: number | null = null;
   let ownAdvice: string | undefined;
-  if (error instanceof ShelfApiError) {
+  if (error instanceof ShelfError) {
     code = toolErrorCode(error.code);
     message = `${error.message}.${detailLine(error, code)}`;
     retryAfter = error.retryAfter;

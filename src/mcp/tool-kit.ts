@@ -1,8 +1,17 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  AiProduct,
+  Offer,
+  Product,
+  ProductListItem,
+  SchemaOrgProduct,
+  SearchHit,
+  SemanticHit,
+  ShelfClient,
+} from '@shelf/client';
 import { z } from 'zod';
-import type { Offer, Product } from '../schemas/index.js';
-import type { ApiResult, Quota, RestClient } from './rest-client.js';
+import { type Quota, quotaFrom } from './rest-client.js';
 import { InvalidArgument, ToolFailure, toolError } from './tool-errors.js';
 
 /** Shared pieces of Shelf's tools: output schemas, compact renderings, the call wrapper. */
@@ -44,15 +53,18 @@ export const money = (n: number | null | undefined): string =>
 
 export { round2 } from '../util/index.js';
 
-export const quotaOf = (r: ApiResult<unknown> | { quota: Quota }) => ({
-  minute_remaining: r.quota.minuteRemaining,
-  month_remaining: r.quota.monthRemaining,
-});
+/** An answer's rate-limit headers, as the client exposes them on every response. */
+type Answer = Parameters<typeof quotaFrom>[0];
+
+export const quotaOf = (r: Answer) => {
+  const q = quotaFrom(r);
+  return { minute_remaining: q.minuteRemaining, month_remaining: q.monthRemaining };
+};
 
 /** The lower of two quotas: a tool that made two calls reports what is left after both. */
-export function lastQuota(...results: { quota: Quota }[]) {
+export function lastQuota(...results: Answer[]) {
   const pick = (k: keyof Quota) => {
-    const values = results.map((r) => r.quota[k]).filter((v): v is number => v !== null);
+    const values = results.map((r) => quotaFrom(r)[k]).filter((v): v is number => v !== null);
     return values.length ? Math.min(...values) : null;
   };
   return { minute_remaining: pick('minuteRemaining'), month_remaining: pick('monthRemaining') };
@@ -63,7 +75,15 @@ export const quotaLine = (q: z.infer<typeof QuotaOut>): string =>
     ? ''
     : `quota left: ${q.minute_remaining ?? '∞'}/min, ${q.month_remaining ?? '∞'}/month`;
 
-export function productRef(p: Product): ProductRef {
+/**
+ * A product answer in the default json shape. The tools never ask for format=ai or
+ * format=schemaorg, which the generated types also allow for these endpoints.
+ */
+export const jsonProduct = (data: Product | AiProduct | SchemaOrgProduct): Product => data as Product;
+/** A list or search page in the default json shape (see jsonProduct). */
+export const jsonList = <T>(data: T[] | AiProduct[] | SchemaOrgProduct[]): T[] => data as T[];
+
+export function productRef(p: Product | ProductListItem | SearchHit | SemanticHit): ProductRef {
   return {
     id: p.id,
     name: p.name,
@@ -154,5 +174,5 @@ export function defineTool<I extends Shape, O extends Shape>(
   );
 }
 
-export type ToolContext = { server: McpServer; client: RestClient };
+export type ToolContext = { server: McpServer; client: ShelfClient };
 export { InvalidArgument, ToolFailure };

@@ -9,9 +9,22 @@ export {
   ProductType,
   Retailer,
 } from './catalog.js';
+export { CHANGE_ASPECTS, CHANGE_TYPES, type ChangeAspect, ChangeItem } from './changes.js';
 export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
+export {
+  allowedFields,
+  describeFields,
+  FieldsArray,
+  FieldsParam,
+  type FieldTree,
+  fieldTree,
+  MAX_FIELDS,
+  parseFieldList,
+  project,
+  resolvePath,
+} from './fields.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
 export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';
 export {

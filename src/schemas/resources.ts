@@ -106,6 +106,7 @@ export const PriceIntelligence = Type.Object({
         retailer: Type.String(),
         price: Nullable(Type.Number()),
         in_stock: Type.Boolean(),
+        url: Nullable(Type.String({ description: "the offer's page at the retailer" })),
         last_seen_at: Timestamp,
       }),
     ),

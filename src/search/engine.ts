@@ -4,7 +4,7 @@ import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { EXACT_SCORE, keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
 import { type VectorMatrix, vectorsOf } from './snapshot-state.js';
-import { reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
+import { addRow, reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
@@ -141,8 +141,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     const rows = feedback.map((r) => (r < matrix.rowOf.length ? matrix.rowOf[r]! : -1)).filter((r) => r >= 0);
     if (rows.length > 0 && matrix.dims === q.length) {
       const centroid = new Float32Array(q.length);
-      for (const row of rows)
-        for (let i = 0; i < q.length; i++) centroid[i]! += matrix.data[row * matrix.dims + i]!;
+      for (const row of rows) addRow(matrix, row, centroid);
       normalize(centroid);
       for (let i = 0; i < q.length; i++) q[i]! += feedbackWeight * centroid[i]!;
       normalize(q);

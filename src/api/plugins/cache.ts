@@ -2,6 +2,14 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { compressible, varyOnEncoding } from './compression.js';
+import {
+  COMPRESSION_THRESHOLD,
+  type Coding,
+  type CompressedPrefix,
+  compressPrefix,
+  finishEncoded,
+} from './encoded-body.js';
 import { meta } from './envelope.js';
 import { FrequencySketch } from './frequency.js';
 
@@ -21,7 +29,15 @@ export interface CacheEntry {
   interpretation?: Record<string, unknown>;
   /** a body without an envelope (an SVG chart): `head` is all of it, sent as it is */
   raw?: boolean;
+  /**
+   * `head` compressed once per coding, made on the first response in that coding; a
+   * response appends its meta and `tail` uncompressed (encoded-body.ts)
+   */
+  encoded?: Partial<Record<Coding, CompressedPrefix>>;
 }
+
+/** Weak: the body's meta differs on every response and its coding by Accept-Encoding. */
+const weak = (etag: string): string => (etag.startsWith('W/') ? etag : `W/${etag}`);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +49,8 @@ declare module 'fastify' {
     cacheReference: string | null;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Caches this response without its body: a hit still says `meta.cached: true`, is not
@@ -87,6 +105,10 @@ function objectEnd(text: string, open: number): number {
 const entrySize = (headBytes: number, tailBytes: number, key: string): number =>
   headBytes + tailBytes + key.length + 64;
 
+/** Bytes of the compressed variants kept with a cached body. */
+const encodedSize = (entry: CacheEntry): number =>
+  (entry.encoded?.br?.bytes.length ?? 0) + (entry.encoded?.gzip?.bytes.length ?? 0);
+
 /** Query string with the key removed and parameters sorted: equal questions share an entry. */
 export function normalizedQuery(url: string): string {
   const at = url.indexOf('?');
@@ -126,7 +148,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     const bodies = new LRUCache<string, CacheEntry>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: (e, key) => entrySize(e.head?.length ?? 0, e.tail?.length ?? 0, key),
+      sizeCalculation: (e, key) => entrySize(e.head?.length ?? 0, e.tail?.length ?? 0, key) + encodedSize(e),
     });
     const asked = new FrequencySketch(maxEntries);
     /** True when a body of `size` bytes for `key` should be kept: room, or asked for more than the one it evicts. */
@@ -136,6 +158,44 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       return victim === undefined || asked.frequency(key) > asked.frequency(victim);
     };
     let version: string | null = null;
+
+    /**
+     * The coding this request's body of `length` bytes is sent in: identity when the client
+     * asked for none, the type is not worth compressing or the body is too small to gain.
+     */
+    const codingFor = (request: FastifyRequest, contentType: string, length: number): Coding | null =>
+      request.contentCoding !== 'identity' && length >= COMPRESSION_THRESHOLD && compressible(contentType)
+        ? request.contentCoding
+        : null;
+
+    /** The entry's head compressed in `coding`: made once and kept with the body. */
+    const prefixOf = (key: string, entry: CacheEntry, head: Buffer, coding: Coding): CompressedPrefix => {
+      const kept = entry.encoded?.[coding];
+      if (kept) return kept;
+      const prefix = compressPrefix(coding, head);
+      // a new object: the LRU measures a value again only when it changes, and the byte
+      // budget must count the variant (the entry may then be dropped if it no longer fits)
+      if (bodies.peek(key) === entry)
+        bodies.set(key, { ...entry, encoded: { ...entry.encoded, [coding]: prefix } });
+      return prefix;
+    };
+
+    /** Sends `head`, `middle` and `tail`, compressed from the kept prefix when the client takes a coding. */
+    const sendParts = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      entry: CacheEntry,
+      parts: { head: Buffer; middle: Buffer; tail: Buffer },
+    ) => {
+      const { head, middle, tail } = parts;
+      reply.type(entry.contentType);
+      if (compressible(entry.contentType)) varyOnEncoding(reply);
+      const coding = codingFor(request, entry.contentType, head.length + middle.length + tail.length);
+      const key = request.cacheKey;
+      if (!coding || !key) return Buffer.concat([head, middle, tail]);
+      reply.header('Content-Encoding', coding);
+      return finishEncoded(coding, prefixOf(key, entry, head, coding), [middle, tail]);
+    };
 
     const keyOf = (request: FastifyRequest): string | null => {
       if (!enabled || (request.method !== 'GET' && request.method !== 'HEAD') || !request.apiKey) return null;
@@ -187,22 +247,24 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       const entry = request.cacheEntry;
       if (!entry) return done();
       reply.header('ETag', entry.etag).header('Cache-Control', `private, max-age=${maxAge}`);
-      if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+      if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+        if (compressible(entry.contentType)) varyOnEncoding(reply);
+        return reply.code(304).send();
+      }
       request.metaExtras.cached = true;
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
       // an entry without a body: the route answers (cacheByReference)
-      if (entry.head === undefined || entry.tail === undefined) return done();
-      if (entry.raw) return reply.type(entry.contentType).send(entry.head);
-      reply
-        .type(entry.contentType)
-        .send(Buffer.concat([entry.head, Buffer.from(JSON.stringify(meta(request))), entry.tail]));
+      const { head, tail } = entry;
+      if (head === undefined || tail === undefined) return done();
+      const middle = entry.raw ? EMPTY : Buffer.from(JSON.stringify(meta(request)));
+      reply.send(sendParts(request, reply, entry, { head, middle, tail }));
     });
 
     app.addHook('onSend', (request, reply, payload, done) => {
       done(null, store(request, reply, payload));
     });
 
-    /** Stores a cacheable success body; the payload to send. */
+    /** Stores a cacheable success body; the payload to send (compressed when it was kept). */
     const store = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
       if (reply.statusCode !== 200 || !request.cacheKey) {
         if (reply.statusCode >= 400 && !reply.hasHeader('Cache-Control'))
@@ -214,34 +276,44 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       const contentType = String(reply.getHeader('content-type') ?? '');
       const key = request.cacheKey;
       let etag: string;
+      /** the kept body and the parts of this payload around its meta, when the cache took it */
+      let kept: { entry: CacheEntry; head: Buffer; middle: Buffer; tail: Buffer } | null = null;
       if (!contentType.includes('json')) {
         // no meta to refresh: the body is kept whole
-        etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+        etag = weak(`"${createHash('sha1').update(payload).digest('base64url')}"`);
         const entry: CacheEntry = { etag, contentType, raw: true };
         references.set(key, entry);
-        if (admit(key, entrySize(payload.length, 0, key)))
-          bodies.set(key, { ...entry, head: Buffer.from(payload), tail: Buffer.alloc(0) });
+        if (admit(key, entrySize(payload.length, 0, key))) {
+          const body = { ...entry, head: Buffer.from(payload), tail: EMPTY };
+          bodies.set(key, body);
+          kept = { entry: body, head: body.head, middle: EMPTY, tail: EMPTY };
+        }
       } else if (request.cacheReference) {
-        etag = request.cacheReference;
+        etag = weak(request.cacheReference);
         references.set(key, { etag, contentType });
       } else {
         const parts = splitAroundMeta(payload, request.id);
         if (!parts) return payload;
         const [head, tail] = parts;
         const interpretation = request.metaExtras.interpretation;
-        etag = `"${createHash('sha1').update(head).update(tail).digest('base64url')}"`;
+        etag = weak(`"${createHash('sha1').update(head).update(tail).digest('base64url')}"`);
         const entry: CacheEntry = { etag, contentType, ...(interpretation ? { interpretation } : {}) };
         references.set(key, entry);
         // bytes are made only for a body the cache takes (its length in characters is close)
-        if (admit(key, entrySize(head.length, tail.length, key)))
-          bodies.set(key, { ...entry, head: Buffer.from(head), tail: Buffer.from(tail) });
+        if (admit(key, entrySize(head.length, tail.length, key))) {
+          const body = { ...entry, head: Buffer.from(head), tail: Buffer.from(tail) };
+          bodies.set(key, body);
+          const middle = Buffer.from(payload.slice(head.length, payload.length - tail.length));
+          kept = { entry: body, head: body.head, middle, tail: body.tail };
+        }
       }
       reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return '';
       }
-      return payload;
+      // a kept body is compressed here, once, and the variant kept for the hits that follow
+      return kept ? sendParts(request, reply, kept.entry, kept) : payload;
     };
   },
   { name: 'shelf-cache', dependencies: ['shelf-auth', 'shelf-envelope'] },

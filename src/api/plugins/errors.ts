@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { InvalidCursorError } from '../../catalog/index.js';
+import { CHANGE_RETENTION_PUBLISHES, ExpiredCursorError, InvalidCursorError } from '../../catalog/index.js';
 import { describeAllowed } from '../../schemas/index.js';
 import { AppError, invalidParam } from '../errors.js';
 import { API_VERSION, meta, newRequestId } from './envelope.js';
@@ -63,6 +63,18 @@ export function validationDetails(issues: ValidationIssue[], context: string | u
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof InvalidCursorError) return invalidParam(error.field, error.message);
+  if (error instanceof ExpiredCursorError)
+    return new AppError(
+      'CURSOR_EXPIRED',
+      `${error.field} ${error.message}; re-sync from GET /v2/exports/latest.jsonl.gz`,
+      {
+        field: error.field,
+        reason: error.reason,
+        retention_publishes: CHANGE_RETENTION_PUBLISHES,
+        oldest_version: error.oldestVersion,
+        resync: '/v2/exports/latest.jsonl.gz',
+      },
+    );
   const e = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (e?.validation) {
     const details = validationDetails(e.validation, e.validationContext);

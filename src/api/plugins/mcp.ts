@@ -19,22 +19,20 @@ const IN_PROCESS_BASE = 'http://shelf.internal/';
  * key and address, without the MCP mount having to know the server's own public URL.
  */
 function injectFetcher(app: FastifyInstance, remoteAddress: string): ApiFetcher {
-  return async ({ method, url, headers, body }) => {
+  return async (request) => {
+    const url = new URL(request.url);
+    const body = request.body === null ? undefined : await request.text();
     const res = await app.inject({
-      method,
+      method: request.method as 'GET' | 'POST',
       url: url.pathname + url.search,
-      headers,
+      headers: Object.fromEntries(request.headers),
       remoteAddress,
       ...(body === undefined ? {} : { payload: body }),
     });
-    return {
-      status: res.statusCode,
-      header: (name) => {
-        const v = res.headers[name.toLowerCase()];
-        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
-      },
-      text: res.body,
-    };
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers))
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    return new Response(res.rawPayload, { status: res.statusCode, headers });
   };
 }
 

@@ -34,6 +34,10 @@ export const swaggerPlugin = fp(
           { name: 'brands', description: 'Brands and brand profiles' },
           { name: 'retailers', description: 'Retailers and retailer profiles' },
           { name: 'search', description: 'Advanced and semantic search' },
+          {
+            name: 'changes',
+            description: 'The change feed and the bulk export: keeping a local copy in sync',
+          },
           { name: 'meta', description: 'Health and this document' },
         ],
         components: {
@@ -59,7 +63,16 @@ export const swaggerPlugin = fp(
           .map((part) => (part.startsWith(':') ? `By${cap(part.slice(1))}` : cap(part)))
           .join('')}`;
         if (route.config && (route.config as { public?: boolean }).public) s.security = [];
-        const query = s.querystring as { properties?: Record<string, unknown> } | undefined;
+        const query = s.querystring as
+          | { properties?: Record<string, { default?: unknown }>; required?: string[] }
+          | undefined;
+        // a parameter with a default (limit, days…) may be left out: validation fills it in, so
+        // the document must not call it required (typed clients would otherwise demand it)
+        if (query?.properties && query.required)
+          s.querystring = {
+            ...query,
+            required: query.required.filter((k) => query.properties?.[k]?.default === undefined),
+          };
         const responses = s.response as Record<string, Record<string, unknown>> | undefined;
         if (query?.properties?.format && responses?.[200])
           s.response = { ...responses, 200: withFormats(responses[200]) };

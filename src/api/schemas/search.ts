@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Meta, Pagination, Product, StringEnum } from '../../schemas/index.js';
+import { FieldsArray, Meta, Pagination, Product, StringEnum } from '../../schemas/index.js';
 
 const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   maxItems: 50,
@@ -95,6 +95,7 @@ export const AdvancedSearchBody = Type.Object(
     ),
     include_offers: Type.Optional(Type.Boolean()),
     format: Type.Optional(Format),
+    fields: Type.Optional(FieldsArray),
   },
   { additionalProperties: false },
 );
@@ -106,6 +107,7 @@ export const SemanticSearchBody = Type.Object(
     filters: Type.Optional(SearchFilters),
     include_offers: Type.Optional(Type.Boolean()),
     format: Type.Optional(Format),
+    fields: Type.Optional(FieldsArray),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,9 @@
+import { type ProductListItem, type ProductRelationships, ShelfError } from '@shelf/client';
 import { z } from 'zod';
-import type { Product } from '../../schemas/index.js';
-import { type Quota, ShelfApiError } from '../rest-client.js';
 import {
   defineTool,
+  jsonList,
+  jsonProduct,
   lastQuota,
   money,
   ok,
@@ -15,18 +16,11 @@ import {
   type ToolContext,
 } from '../tool-kit.js';
 
-/** A relationship summary item (spec §2.11). */
-interface Related {
-  id: string;
-  name: string;
-  current_best_price: number | null;
-  brand: { id: string; name: string } | null;
-}
-interface Relationships {
-  productId: string;
-  successor: Related | null;
-  similar: Related[];
-}
+/** What an alternative is made from: a relationship item (spec §2.11) or a listed product. */
+type Related = Pick<
+  NonNullable<ProductRelationships['similar']>[number],
+  'id' | 'name' | 'current_best_price' | 'brand'
+>;
 
 const Alternative = z.object({
   id: z.string(),
@@ -65,16 +59,18 @@ export function registerAlternativeTools({ server, client }: ToolContext): void 
     },
     async ({ product_id, cheaper, other_brand, limit }) => {
       const [productResult, relResult] = await Promise.all([
-        client.get<Product>(`v2/products/${product_id}`),
+        client.get('/v2/products/{id}', { params: { path: { id: product_id } } }),
         client
-          .get<Relationships>(`v2/products/${product_id}/relationships`, { type: 'all' })
+          .get('/v2/products/{id}/relationships', {
+            params: { path: { id: product_id }, query: { type: 'all' } },
+          })
           .catch((error: unknown) => {
             // An older server without the relationships endpoint still gets an answer.
-            if (error instanceof ShelfApiError && error.code === 'ROUTE_NOT_FOUND') return null;
+            if (error instanceof ShelfError && error.code === 'ROUTE_NOT_FOUND') return null;
             throw error;
           }),
       ]);
-      const p = productResult.data;
+      const p = jsonProduct(productResult.data);
       const price = p.current_best_price;
       const toAlt = (r: Related) => ({
         id: r.id,
@@ -90,18 +86,22 @@ export function registerAlternativeTools({ server, client }: ToolContext): void 
         (!other_brand || r.brand !== (p.brand?.name ?? null));
       let alternatives = (relResult?.data.similar ?? []).map(toAlt).filter(keep);
       let source: 'similar' | 'same_type' = 'similar';
-      const quotas: { quota: Quota }[] = [productResult, ...(relResult ? [relResult] : [])];
+      const quotas: Parameters<typeof lastQuota> = [productResult, ...(relResult ? [relResult] : [])];
       if (!alternatives.length && p.product_type) {
-        const list = await client.get<Product[]>('v2/products', {
-          product_type_id: p.product_type.id,
-          sort: '-quality_score',
-          limit: 50,
-          // one product per variant group, so that the list is not five colours of one model
-          group_variants: true,
-          ...(cheaper && price !== null ? { max_price: price } : {}),
+        const list = await client.get('/v2/products', {
+          params: {
+            query: {
+              product_type_id: p.product_type.id,
+              sort: '-quality_score',
+              limit: 50,
+              // one product per variant group, so that the list is not five colours of one model
+              group_variants: 'true',
+              ...(cheaper && price !== null ? { max_price: price } : {}),
+            },
+          },
         });
         quotas.push(list);
-        alternatives = list.data
+        alternatives = jsonList<ProductListItem>(list.data)
           // a colour or size variant of the same model is not an alternative to it
           .filter((q) => !p.product_group_id || q.product_group_id !== p.product_group_id)
           .map((q) =>

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RestClient } from '../rest-client.js';
+import type { ShelfClient } from '@shelf/client';
 import { registerAlternativeTools } from './alternatives.js';
 import { registerKnowledgeTools } from './knowledge.js';
 import { registerPriceTools } from './prices.js';
@@ -20,7 +20,7 @@ export const TOOL_NAMES = [
 ] as const;
 
 /** Registers Shelf's tools on an MCP server; each calls the REST API through `client`. */
-export function registerTools(server: McpServer, client: RestClient): void {
+export function registerTools(server: McpServer, client: ShelfClient): void {
   const ctx = { server, client };
   registerSearchTools(ctx);
   registerProductTools(ctx);

@@ -1,11 +1,11 @@
+import type { ProductTypeKnowledge, RequestInit } from '@shelf/client';
 import { z } from 'zod';
 import { modelKey } from '../../identifiers/index.js';
-import type { Product } from '../../schemas/index.js';
-import type { ApiResult } from '../rest-client.js';
 import {
   clip,
   defineTool,
   InvalidArgument,
+  jsonProduct,
   lastQuota,
   ok,
   ProductId,
@@ -17,21 +17,7 @@ import {
 } from '../tool-kit.js';
 
 /** A knowledge entry (spec §2.16) as GET /v2/product-types/{slug}/knowledge returns it. */
-interface Entry {
-  type: string;
-  title: string;
-  content: string;
-  data?: Record<string, unknown> | null;
-  source?: string | null;
-  source_url?: string | null;
-  /** set on brand overrides ({id, name, slug}) */
-  brand?: unknown;
-  brand_overrides?: Omit<Entry, 'brand_overrides'>[];
-}
-interface KnowledgeResponse {
-  product_type: { id: string; name: string; slug: string };
-  knowledge: Entry[];
-}
+type Entry = ProductTypeKnowledge['knowledge'][number];
 
 export const TOPICS = [
   'maintenance_schedule',
@@ -73,12 +59,15 @@ function dataFacts(data: Record<string, unknown>): string {
   return parts.join('. ');
 }
 
-/** An entry with its brand override applied: the brand's text wins where one exists. */
+/**
+ * An entry with its brand override applied: the brand's text wins where one exists. Entries
+ * themselves are per product type; only their `brand_overrides` belong to a brand.
+ */
 function withOverride(entry: Entry): Entry & { brand_specific: boolean } {
   const o = entry.brand_overrides?.[0];
   return o
-    ? { ...entry, ...o, data: { ...(entry.data ?? {}), ...(o.data ?? {}) }, brand_specific: true }
-    : { ...entry, brand_specific: Boolean(entry.brand) };
+    ? { ...entry, ...o, data: { ...entry.data, ...o.data }, brand_specific: true }
+    : { ...entry, brand_specific: false };
 }
 
 const EntryOut = z.object({
@@ -92,8 +81,12 @@ const EntryOut = z.object({
 
 const normCode = modelKey;
 
-async function knowledgeOf(ctx: ToolContext, slug: string, query: Record<string, string | undefined>) {
-  return ctx.client.get<KnowledgeResponse>(`v2/product-types/${encodeURIComponent(slug)}/knowledge`, query);
+type KnowledgeQuery = NonNullable<
+  NonNullable<RequestInit<'/v2/product-types/{slug}/knowledge', 'get'>>['params']
+>['query'];
+
+async function knowledgeOf(ctx: ToolContext, slug: string, query: KnowledgeQuery) {
+  return ctx.client.get('/v2/product-types/{slug}/knowledge', { params: { path: { slug }, query } });
 }
 
 /** get_product_knowledge (maintenance, lifespan, buying guide, tips…) and lookup_error_code. */
@@ -145,23 +138,24 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
           'product_id|product_type',
           'give exactly one of product_id and product_type',
         );
-      const calls: ApiResult<unknown>[] = [];
+      const calls: Parameters<typeof lastQuota> = [];
       let slug = product_type ? typeSlug(product_type) : '';
       let brandSlug = brand ? typeSlug(brand) : undefined;
       if (product_id) {
-        const product = await client.get<Product>(`v2/products/${product_id}`);
+        const product = await client.get('/v2/products/{id}', { params: { path: { id: product_id } } });
         calls.push(product);
-        if (!product.data.product_type)
+        const p = jsonProduct(product.data);
+        if (!p.product_type)
           throw new InvalidArgument(
             'product_id',
             'this product has no product type, so no knowledge applies',
           );
-        slug = product.data.product_type.slug;
-        brandSlug ??= product.data.brand?.slug;
+        slug = p.product_type.slug;
+        brandSlug ??= p.brand?.slug;
       }
       const wanted: readonly string[] = topics ?? DEFAULT_TOPICS;
       const result = await knowledgeOf(ctx, slug, {
-        type: wanted.length === 1 ? wanted[0] : undefined,
+        type: topics?.length === 1 ? topics[0] : undefined,
         context,
         brand: brandSlug,
       });
@@ -246,12 +240,12 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
       const brandSlug = typeSlug(brand);
       const result = await knowledgeOf(ctx, typeSlug(product_type), { type: 'error_code', brand: brandSlug });
       const wanted = normCode(code);
-      // Brand-specific codes (overrides, or entries tagged with the brand) before generic ones.
+      // Brand-specific codes (the brand's overrides) before generic ones.
       const candidates: { entry: Entry; brandSpecific: boolean }[] = [];
       for (const e of result.data.knowledge.filter((k) => k.type === 'error_code')) {
         for (const o of e.brand_overrides ?? [])
           candidates.push({ entry: { ...e, ...o }, brandSpecific: true });
-        candidates.push({ entry: e, brandSpecific: Boolean(e.brand) });
+        candidates.push({ entry: e, brandSpecific: false });
       }
       candidates.sort((a, b) => Number(b.brandSpecific) - Number(a.brandSpecific));
       const codeOf = (e: Entry) => String(e.data?.code ?? '');

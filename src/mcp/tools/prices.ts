@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Product } from '../../schemas/index.js';
 import {
   defineTool,
+  jsonProduct,
   money,
   OfferOut,
   ok,
@@ -16,21 +16,6 @@ import {
   sortOffers,
   type ToolContext,
 } from '../tool-kit.js';
-
-/** The price intelligence of spec §2.12, as GET /v2/products/{id}/prices returns it. */
-interface PriceIntelligence {
-  product_id: string;
-  product_name: string;
-  current: {
-    best_price: number | null;
-    retailer_count: number;
-    retailers: { retailer: string; price: number | null; in_stock: boolean; url?: string | null }[];
-  };
-  summary: { min_ever: number | null; max_ever: number | null; avg_30d: number | null; trend: string | null };
-  history: { date: string; price: number }[];
-  /** the API's verdict on the current best price (price-queries.ts priceVerdict) */
-  verdict?: { kind: string; text: string; near_low: boolean; vs_avg_30d_percent: number | null };
-}
 
 /** Most points a history result shows; longer histories keep the lowest price of each period. */
 export const HISTORY_POINTS = 24;
@@ -86,8 +71,10 @@ export function registerPriceTools({ server, client }: ToolContext): void {
       },
     },
     async ({ product_id }) => {
-      const result = await client.get<Product>(`v2/products/${product_id}`, { include_offers: true });
-      const p = result.data;
+      const result = await client.get('/v2/products/{id}', {
+        params: { path: { id: product_id }, query: { include_offers: 'true' } },
+      });
+      const p = jsonProduct(result.data);
       const offers = sortOffers((p.offers ?? []).map(shortOffer));
       const prices = offers.map((o) => o.price).filter((n): n is number => n !== null);
       const average = prices.length ? round2(prices.reduce((a, b) => a + b, 0) / prices.length) : null;
@@ -169,21 +156,23 @@ export function registerPriceTools({ server, client }: ToolContext): void {
       },
     },
     async ({ product_id, days }) => {
-      const result = await client.get<PriceIntelligence>(`v2/products/${product_id}/prices`, { days });
+      const result = await client.get('/v2/products/{id}/prices', {
+        params: { path: { id: product_id }, query: { days } },
+      });
       const d = result.data;
-      const history = downsample(d.history ?? []);
+      const history = downsample(d.history);
       const retailers = sortOffers(
-        (d.current?.retailers ?? []).map((r) => ({
+        d.current.retailers.map((r) => ({
           retailer: r.retailer,
           price: r.price,
           in_stock: r.in_stock,
-          url: r.url ?? null,
+          url: r.url,
         })),
       );
-      const s = d.summary ?? { min_ever: null, max_ever: null, avg_30d: null, trend: null };
+      const s = d.summary;
       const quota = quotaOf(result);
-      const now = d.current?.best_price ?? null;
-      const verdict = d.verdict ?? null;
+      const now = d.current.best_price;
+      const verdict = d.verdict;
       const aboveLow =
         now !== null && s.min_ever !== null && now > s.min_ever
           ? `${pct(now - s.min_ever, s.min_ever)}% above the period low`

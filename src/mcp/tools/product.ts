@@ -1,8 +1,9 @@
+import type { BarcodeResult, Product } from '@shelf/client';
 import { z } from 'zod';
-import type { Product } from '../../schemas/index.js';
 import {
   defineTool,
   InvalidArgument,
+  jsonProduct,
   lastQuota,
   money,
   OfferOut,
@@ -31,24 +32,6 @@ const specsLine = (specs: Record<string, unknown>): string =>
   Object.entries(specs)
     .map(([k, v]) => `${k} ${specText(v)}`)
     .join('; ');
-
-/** The barcode endpoint's own result shape (spec §2.13), which may carry the product id too. */
-interface BarcodeResult {
-  id?: string;
-  gtin: string;
-  name: string;
-  brand: string | null;
-  category: string | null;
-  product_type: string | null;
-  current_best_price: number | null;
-  specifications: Record<string, unknown> | null;
-  retailers: { name: string; price: number | null; in_stock: boolean; url?: string | null }[];
-}
-interface ModelLookup {
-  match_type: string;
-  product: Product | null;
-  decoded: { confidence?: number } | null;
-}
 
 const LookupOut = {
   product: ProductRef.extend({
@@ -87,18 +70,14 @@ function fromProduct(p: Product): LookupProduct {
 }
 
 function fromBarcode(b: BarcodeResult): LookupProduct {
-  const specs = Object.entries(b.specifications ?? {});
+  const specs = Object.entries(b.specifications);
+  // the barcode result names no offer page (spec §2.13); lookup by id gives the urls
   const offers = sortOffers(
-    (b.retailers ?? []).map((r) => ({
-      retailer: r.name,
-      price: r.price,
-      in_stock: r.in_stock,
-      url: r.url ?? null,
-    })),
+    b.retailers.map((r) => ({ retailer: r.name, price: r.price, in_stock: r.in_stock, url: null })),
   );
   const prices = offers.map((o) => o.price).filter((n): n is number => n !== null);
   return {
-    id: b.id ?? null,
+    id: b.id,
     name: b.name,
     slug: null,
     brand: b.brand,
@@ -185,17 +164,23 @@ export function registerProductTools({ server, client }: ToolContext): void {
       let match: z.infer<typeof LookupOut.match> = null;
       let quota: z.infer<typeof QuotaOut>;
       if (id || slug) {
-        const path = id ? `v2/products/${id}` : `v2/products/by-slug/${slug}`;
-        const result = await client.get<Product>(path, { include_offers: true });
-        product = fromProduct(result.data);
+        const query = { include_offers: 'true' };
+        const result = id
+          ? await client.get('/v2/products/{id}', { params: { path: { id }, query } })
+          : await client.get('/v2/products/by-slug/{slug}', {
+              params: { path: { slug: slug ?? '' }, query },
+            });
+        product = fromProduct(jsonProduct(result.data));
         quota = quotaOf(result);
       } else if (barcode !== undefined) {
         const gtin = String(barcode).padStart(8, '0');
-        const result = await client.get<BarcodeResult>(`v2/products/barcode/${gtin}`);
+        const result = await client.get('/v2/products/barcode/{gtin}', { params: { path: { gtin } } });
         product = fromBarcode(result.data);
         quota = quotaOf(result);
       } else {
-        const result = await client.get<ModelLookup>('v2/products/lookup', { model: model_number, brand });
+        const result = await client.get('/v2/products/lookup', {
+          params: { query: { model: model_number ?? '', ...(brand === undefined ? {} : { brand }) } },
+        });
         if (!result.data.product)
           return ok(`No product with model number "${model_number}" was found.`, {
             product: null,
@@ -206,12 +191,14 @@ export function registerProductTools({ server, client }: ToolContext): void {
         let found = result.data.product;
         quota = quotaOf(result);
         if (!found.offers) {
-          const full = await client.get<Product>(`v2/products/${found.id}`, { include_offers: true });
-          found = full.data;
+          const full = await client.get('/v2/products/{id}', {
+            params: { path: { id: found.id }, query: { include_offers: 'true' } },
+          });
+          found = jsonProduct(full.data);
           quota = lastQuota(result, full);
         }
         product = fromProduct(found);
-        match = { type: result.data.match_type, confidence: result.data.decoded?.confidence ?? null };
+        match = { type: result.data.match_type, confidence: result.data.decoded.confidence };
       }
       const matchLine = match && match.type !== 'exact' ? `match: ${match.type} (not exact)` : '';
       return ok([renderLookup(product), matchLine, quotaLine(quota)].filter(Boolean).join('\n'), {
@@ -248,8 +235,8 @@ export function registerProductTools({ server, client }: ToolContext): void {
       },
     },
     async ({ product_id, keys }) => {
-      const result = await client.get<Product>(`v2/products/${product_id}`);
-      const p = result.data;
+      const result = await client.get('/v2/products/{id}', { params: { path: { id: product_id } } });
+      const p = jsonProduct(result.data);
       const all = (p.specifications ?? {}) as Record<string, Spec>;
       const wanted = keys?.map((k) => k.toLowerCase().replace(/[\s-]+/g, '_'));
       const specs = wanted ? Object.fromEntries(wanted.filter((k) => k in all).map((k) => [k, all[k]])) : all;

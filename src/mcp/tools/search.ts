@@ -1,8 +1,9 @@
+import type { ProductListItem, SearchHit, SemanticHit } from '@shelf/client';
 import { z } from 'zod';
-import type { Product } from '../../schemas/index.js';
 import {
   defineTool,
   InvalidArgument,
+  jsonList,
   ok,
   ProductRef,
   productLine,
@@ -107,26 +108,28 @@ export function registerSearchTools({ server, client }: ToolContext): void {
       const filtered = brand !== undefined || product_type !== undefined || in_stock !== undefined;
       // Plain keyword queries use the cheap GET endpoint; filters need advanced search.
       const result = filtered
-        ? await client.post<Product[]>('v2/products/search', {
-            query,
-            mode: 'keyword',
-            filters: {
-              ...(brand ? { brand: [typeSlug(brand)] } : {}),
-              ...(product_type ? { product_type: [typeSlug(product_type)] } : {}),
-              ...(min_price !== undefined || max_price !== undefined
-                ? {
-                    price: {
-                      ...(min_price !== undefined ? { min: min_price } : {}),
-                      ...(max_price !== undefined ? { max: max_price } : {}),
-                    },
-                  }
-                : {}),
-              ...(in_stock !== undefined ? { in_stock } : {}),
+        ? await client.post('/v2/products/search', {
+            body: {
+              query,
+              mode: 'keyword',
+              filters: {
+                ...(brand ? { brand: [typeSlug(brand)] } : {}),
+                ...(product_type ? { product_type: [typeSlug(product_type)] } : {}),
+                ...(min_price !== undefined || max_price !== undefined
+                  ? {
+                      price: {
+                        ...(min_price !== undefined ? { min: min_price } : {}),
+                        ...(max_price !== undefined ? { max: max_price } : {}),
+                      },
+                    }
+                  : {}),
+                ...(in_stock !== undefined ? { in_stock } : {}),
+              },
+              pagination: { limit },
             },
-            pagination: { limit },
           })
-        : await client.get<Product[]>('v2/products', { q: query, limit, min_price, max_price });
-      const products = result.data.map(productRef);
+        : await client.get('/v2/products', { params: { query: { q: query, limit, min_price, max_price } } });
+      const products = jsonList<SearchHit | ProductListItem>(result.data).map(productRef);
       const total = result.pagination?.total ?? products.length;
       const quota = quotaOf(result);
       const text = products.length
@@ -166,12 +169,12 @@ export function registerSearchTools({ server, client }: ToolContext): void {
       },
     },
     async ({ query, limit }) => {
-      const result = await client.post<Product[]>('v2/products/semantic-search', { query, limit });
-      const products = result.data.map((p) => ({
+      const result = await client.post('/v2/products/semantic-search', { body: { query, limit } });
+      const products = jsonList<SemanticHit>(result.data).map((p) => ({
         ...productRef(p),
         score: typeof p._score === 'number' ? Math.round(p._score * 1000) / 1000 : null,
       }));
-      const interpretation = (result.meta.interpretation as Record<string, unknown> | undefined) ?? null;
+      const interpretation = result.meta.interpretation ?? null;
       const understood = interpretation ? describeInterpretation(interpretation) : '';
       const quota = quotaOf(result);
       const text = [

@@ -81,5 +81,5 @@ function readSidecar(path: string): VectorMatrix {
   rowids.forEach((r, i) => {
     rowOf[r] = i;
   });
-  return { dims, rowids, data, rowOf };
+  return { dims, rowids, data, rowOf, scales: null };
 }

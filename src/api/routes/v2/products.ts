@@ -13,7 +13,7 @@ import {
   variantsOf,
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
-import { Envelope, ListEnvelope, Product } from '../../../schemas/index.js';
+import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
 import { rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
@@ -29,6 +29,7 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
+import { productSelection, withImpliedFlags } from './fields.js';
 import {
   errorResponses,
   FormatParam,
@@ -79,6 +80,7 @@ const ListQuery = Type.Object({
   include_signals: Type.Optional(Flag),
   group_variants: Type.Optional(Flag),
   format: Type.Optional(FormatParam),
+  fields: Type.Optional(FieldsParam),
 });
 
 const SingleQuery = Type.Object({
@@ -95,6 +97,7 @@ const SingleQuery = Type.Object({
     }),
   ),
   format: Type.Optional(FormatParam),
+  fields: Type.Optional(FieldsParam),
 });
 type SingleQuery = Static<typeof SingleQuery>;
 
@@ -121,7 +124,9 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const q = withIds(app.catalog().db, request.query, {
+      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
+      const asked = withImpliedFlags(request.query, selection, ['include_offers', 'include_signals']);
+      const q = withIds(app.catalog().db, asked, {
         brand_id: 'brands',
         category_id: 'categories',
         product_type_id: 'product_types',
@@ -156,6 +161,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         includeSignals: flag(q.include_signals),
         groupVariants: flag(q.group_variants),
       });
+      if (selection) {
+        // a partial product is not the Product schema: sent past the route's serializer
+        const items = documents ? documents.map((d) => JSON.parse(d) as Product) : products;
+        return sendFormatted(request, reply, project(items, selection), page);
+      }
       if (documents) return sendSerialized(reply, okPageSerialized(request, documents, page));
       if (q.format && q.format !== 'json')
         return sendFormatted(request, reply, formatProducts(db, request, products, q.format), page);
@@ -189,9 +199,18 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const catalog = app.catalog();
     const db = catalog.db;
-    if (id !== null && asksForDefault(request.query)) {
+    const selection = productSelection(db, request.query.fields, request.query.format);
+    const query = withImpliedFlags(request.query, selection, [
+      'include_offers',
+      'include_signals',
+      'include_attributes',
+      'include_variants',
+    ]);
+    if (id !== null && asksForDefault(query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
       const document = productDocument(db, id, catalog.documents);
+      if (document !== null && selection)
+        return sendFormatted(request, reply, project(JSON.parse(document.json), selection));
       if (document !== null) {
         cacheByReference(request, document.etag);
         return sendSerialized(reply, okSerialized(request, document.json));
@@ -199,14 +218,15 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const found = id === null ? null : getProduct(db, id);
     if (!found) throw notFound('product', identifier);
-    const product = single(db, found, request.query, request);
-    const format = request.query.format;
+    const product = single(db, found, query, request);
+    const format = query.format;
     if (format && format !== 'json')
       return sendFormatted(
         request,
         reply,
         formatProducts(db, request, [product], format, { knowledge: format === 'ai' })[0],
       );
+    if (selection) return sendFormatted(request, reply, project(product, selection));
     return ok(request, product);
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { ErrorEnvelope } from '../../../schemas/index.js';
+import { ErrorEnvelope, type FieldTree, project } from '../../../schemas/index.js';
 import {
   advancedSearch,
   type SearchEngine,
@@ -10,6 +10,7 @@ import {
 import { invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
+import { productSelection } from './fields.js';
 import { type Format, formatProducts } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope };
@@ -28,13 +29,21 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     raw: FastifyReply,
     result: SearchResult,
     format: Format | undefined,
+    selection: FieldTree | undefined,
   ) => {
     if (result.interpretation) request.metaExtras.interpretation = result.interpretation;
-    if (format && format !== 'json') {
-      // formatted items are not the Product schema: sent as serialized JSON, like GET /v2/products
+    // formatted items and partial products (fields) are not the Product schema: sent as
+    // serialized JSON past the route's serializer, like GET /v2/products
+    const data =
+      format && format !== 'json'
+        ? formatProducts(app.catalog().db, request, result.products, format)
+        : selection
+          ? project(result.products, selection)
+          : undefined;
+    if (data !== undefined) {
       const body = {
         success: true,
-        data: formatProducts(app.catalog().db, request, result.products, format),
+        data,
         facets: result.facets,
         meta: meta(request),
         pagination: result.page,
@@ -67,7 +76,11 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         throw invalidParam('filters.price', 'min must not be greater than max');
       if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
         throw invalidParam('pagination', 'give offset or cursor, not both');
-      return reply(request, res, await advancedSearch(app.catalog().db, engine, body), body.format);
+      const db = app.catalog().db;
+      const selection = productSelection(db, body.fields, body.format);
+      // naming offers in fields asks for them, as on GET /v2/products
+      const asked = selection?.offers ? { ...body, include_offers: true } : body;
+      return reply(request, res, await advancedSearch(db, engine, asked), body.format, selection);
     },
   );
 
@@ -81,7 +94,12 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         response: { 200: SearchEnvelope, ...errors },
       },
     },
-    async (request, res) =>
-      reply(request, res, await semanticSearch(app.catalog().db, engine, request.body), request.body.format),
+    async (request, res) => {
+      const db = app.catalog().db;
+      const body = request.body;
+      const selection = productSelection(db, body.fields, body.format);
+      const asked = selection?.offers ? { ...body, include_offers: true } : body;
+      return reply(request, res, await semanticSearch(db, engine, asked), body.format, selection);
+    },
   );
 };

@@ -76,8 +76,9 @@ export function sendSerialized(reply: FastifyReply, body: string): FastifyReply 
 }
 
 /**
- * Sends an envelope whose data is in the ai or schemaorg shape. These bypass the route's
- * json response serializer (their shapes are listed as components in the OpenAPI document).
+ * Sends an envelope whose data is not the route's schema: the ai or schemaorg shape (listed
+ * as components in the OpenAPI document) or a field selection (`fields`), whose products lack
+ * required fields the route's serializer would refuse. These bypass that serializer.
  */
 export function sendFormatted(
   request: FastifyRequest,

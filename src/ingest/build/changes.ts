@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { CHANGE_ASPECTS, CHANGE_RETENTION_PUBLISHES, type Db } from '../../catalog/index.js';
+
+/** What {@link recordChanges} recorded for one publish. */
+export interface ChangeSummary {
+  /** the publish's number in the change log */
+  version: number;
+  /** true when there was no previous change log to compare with: nothing was recorded */
+  baseline: boolean;
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+/**
+ * The hash of each aspect the change feed reports, over the rows a product response is made
+ * from (not the stored documents, whose format is another module's concern). Offers are in
+ * id order, so the order rows were written in never counts as a change. `details` is what
+ * the other aspects leave out (description, identifiers, brand, type, group, image, tier):
+ * a client that keeps whole documents refetches on any aspect.
+ */
+const FINGERPRINTS = `
+INSERT INTO product_fingerprints (product_id, name, price, stock, offers, specs, details)
+SELECT p.id,
+  change_hash(p.name),
+  change_hash(json_array(p.current_best_price, p.min_price, p.max_price, o.prices)),
+  change_hash(ifnull(o.stock, '')),
+  change_hash(ifnull(o.listings, '')),
+  change_hash(json_array(p.specifications_json, p.variant_attributes_json)),
+  change_hash(json_array(p.slug, p.description, p.gtin, p.mpn, p.model_number, p.brand_id,
+    p.category_id, p.product_type_id, p.product_group_id, p.image_url, p.data_tier))
+FROM products p LEFT JOIN (
+  SELECT product_id,
+    group_concat(json_array(id, price, original_price, currency), ',' ORDER BY id) AS prices,
+    group_concat(json_array(id, in_stock, availability), ',' ORDER BY id) AS stock,
+    group_concat(json_array(id, retailer_id, retailer_item_id, title, retailer_url, image_url), ',' ORDER BY id)
+      AS listings
+  FROM offers GROUP BY product_id
+) o ON o.product_id = p.id`;
+
+const hash = (text: string | null): string =>
+  createHash('sha1')
+    .update(text ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+
+/**
+ * Records what this publish changes against the previous published snapshot: writes the new
+ * snapshot's product fingerprints, carries the previous snapshot's change log forward (its
+ * last `retention` publishes, default {@link CHANGE_RETENTION_PUBLISHES}) and appends this publish's changes —
+ * products added, changed (with the aspects that changed) and removed (tombstones with the
+ * last id, and the product their listings went to when they were merged). Runs in the
+ * snapshot's writer, after every product, offer and listing is written. A previous snapshot
+ * without a change log (none, or an older schema) makes this publish the baseline.
+ */
+export function recordChanges(
+  db: Db,
+  previousPath: string | null,
+  run: { run_id: string; published_at: string },
+  retention = CHANGE_RETENTION_PUBLISHES,
+): ChangeSummary {
+  db.function('change_hash', { deterministic: true }, (text: unknown) =>
+    hash(text === null ? null : String(text)),
+  );
+  db.exec(FINGERPRINTS);
+  const attached = previousPath !== null && existsSync(previousPath);
+  if (attached) db.prepare('ATTACH DATABASE ? AS prev').run(previousPath);
+  const hasLog =
+    attached &&
+    db
+      .prepare(
+        "SELECT count(*) FROM prev.sqlite_master WHERE name IN ('product_fingerprints', 'change_publishes', 'changes')",
+      )
+      .pluck()
+      .get() === 3;
+  try {
+    // one transaction: the writer runs without a journal, and a commit per row is slow
+    return db.transaction((): ChangeSummary => {
+      if (!hasLog) {
+        db.prepare(
+          'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (1, ?, ?, 0, 1)',
+        ).run(run.run_id, run.published_at);
+        return { version: 1, baseline: true, added: 0, changed: 0, removed: 0 };
+      }
+      const last = db
+        .prepare('SELECT version, head_seq FROM prev.change_publishes ORDER BY version DESC LIMIT 1')
+        .get() as { version: number; head_seq: number } | undefined;
+      const version = (last?.version ?? 0) + 1;
+      // the log keeps the last N publishes, this one included
+      const oldest = version - retention + 1;
+      db.prepare('INSERT INTO change_publishes SELECT * FROM prev.change_publishes WHERE version >= ?').run(
+        oldest,
+      );
+      db.prepare('INSERT INTO changes SELECT * FROM prev.changes WHERE version >= ?').run(oldest);
+
+      let seq = last?.head_seq ?? 0;
+      const insert = db.prepare(
+        `INSERT INTO changes (seq, version, type, product_id, slug, name, aspects_json, merged_into)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const counts = { added: 0, changed: 0, removed: 0 };
+      const add = (
+        type: keyof typeof counts,
+        row: { id: string; slug: string; name: string },
+        aspects: string[] = [],
+        mergedInto: string | null = null,
+      ) => {
+        insert.run(++seq, version, type, row.id, row.slug, row.name, JSON.stringify(aspects), mergedInto);
+        counts[type]++;
+      };
+
+      // removed: in the previous catalog, not in this one; merged when its listings moved
+      const mergedInto = new Map<string, string>();
+      // the product most of its listings went to
+      for (const r of db
+        .prepare(
+          `SELECT pl.product_id AS old_id, nl.product_id AS new_id, count(*) AS n
+         FROM prev.retailer_listings pl
+         JOIN prev.retailers pr ON pr.id = pl.retailer_id
+         JOIN main.retailers nr ON nr.slug = pr.slug
+         JOIN main.retailer_listings nl
+           ON nl.retailer_id = nr.id AND nl.retailer_item_id = pl.retailer_item_id
+         WHERE pl.product_id NOT IN (SELECT id FROM main.products)
+         GROUP BY pl.product_id, nl.product_id
+         ORDER BY pl.product_id, n DESC, nl.product_id`,
+        )
+        .all() as { old_id: string; new_id: string }[])
+        if (!mergedInto.has(r.old_id)) mergedInto.set(r.old_id, r.new_id);
+      for (const row of db
+        .prepare(
+          'SELECT id, slug, name FROM prev.products WHERE id NOT IN (SELECT id FROM main.products) ORDER BY id',
+        )
+        .all() as { id: string; slug: string; name: string }[])
+        add('removed', row, [], mergedInto.get(row.id) ?? null);
+
+      for (const row of db
+        .prepare(
+          'SELECT id, slug, name FROM main.products WHERE id NOT IN (SELECT product_id FROM prev.product_fingerprints) ORDER BY id',
+        )
+        .all() as { id: string; slug: string; name: string }[])
+        add('added', row);
+
+      const differs = CHANGE_ASPECTS.map((a) => `n.${a} <> o.${a} AS differs_${a}`).join(', ');
+      for (const row of db
+        .prepare(
+          `SELECT p.id, p.slug, p.name, ${differs}
+         FROM main.product_fingerprints n
+         JOIN prev.product_fingerprints o ON o.product_id = n.product_id
+         JOIN main.products p ON p.id = n.product_id
+         WHERE ${CHANGE_ASPECTS.map((a) => `n.${a} <> o.${a}`).join(' OR ')}
+         ORDER BY p.id`,
+        )
+        .all() as ({ id: string; slug: string; name: string } & Record<string, number>)[])
+        add(
+          'changed',
+          row,
+          CHANGE_ASPECTS.filter((a) => row[`differs_${a}`] === 1),
+        );
+
+      db.prepare(
+        'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (?, ?, ?, ?, 0)',
+      ).run(version, run.run_id, run.published_at, seq);
+      return { version, baseline: false, ...counts };
+    })();
+  } finally {
+    if (attached) db.exec('DETACH DATABASE prev');
+  }
+}
