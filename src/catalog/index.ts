@@ -67,6 +67,7 @@ export {
   type Observation as PriceObservation,
   observedDailyBest,
   type PriceSeries,
+  packCents,
   priceIntelligence,
   priceSeries,
   priceVerdict,

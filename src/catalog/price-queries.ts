@@ -106,7 +106,12 @@ export function encodeSeries(points: readonly { date: string; price: number }[])
     if (!(cents >= 0 && cents <= MAX_CENTS)) return null;
     buffer.writeInt32LE(cents, i * 4);
   }
-  return deflateRawSync(buffer);
+  return packCents(buffer);
+}
+
+/** Little-endian Int32 cents as stored in product_price_series (see encodeSeries). */
+export function packCents(cents: Buffer): Buffer {
+  return deflateRawSync(cents);
 }
 
 /** The cents of a stored series (see encodeSeries; plain Int32s before schema version 7). */

@@ -1,4 +1,4 @@
-import { type Db, dayNumber } from '../../catalog/index.js';
+import { type Db, dayNumber, packCents } from '../../catalog/index.js';
 import { round2 } from '../../util/index.js';
 
 /** Products whose observations are read at once. */
@@ -120,7 +120,7 @@ export class DailyBest {
         }
         cents.writeInt32LE(value, (d - start) * 4);
       }
-      return { firstDay: new Date(start * DAY_MS).toISOString().slice(0, 10), cents };
+      return { firstDay: new Date(start * DAY_MS).toISOString().slice(0, 10), cents: packCents(cents) };
     } finally {
       this.#offers.clear();
       days.length = 0;
