@@ -61,11 +61,13 @@ export {
   readPage,
 } from './page.js';
 export {
+  dayNumber,
   encodeSeries,
   fillDaily,
   type Observation as PriceObservation,
   observedDailyBest,
   type PriceSeries,
+  packCents,
   priceIntelligence,
   priceSeries,
   priceVerdict,

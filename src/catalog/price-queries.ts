@@ -32,7 +32,7 @@ const DAY_MS = 86_400_000;
 const dayNumbers = new Map<string, number>();
 const dayNames = new Map<number, string>();
 /** Days since 1970-01-01 of a YYYY-MM-DD day. */
-function dayNumber(day: string): number {
+export function dayNumber(day: string): number {
   let n = dayNumbers.get(day);
   if (n === undefined) {
     n = Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
@@ -106,7 +106,12 @@ export function encodeSeries(points: readonly { date: string; price: number }[])
     if (!(cents >= 0 && cents <= MAX_CENTS)) return null;
     buffer.writeInt32LE(cents, i * 4);
   }
-  return deflateRawSync(buffer);
+  return packCents(buffer);
+}
+
+/** Little-endian Int32 cents as stored in product_price_series (see encodeSeries). */
+export function packCents(cents: Buffer): Buffer {
+  return deflateRawSync(cents);
 }
 
 /** The cents of a stored series (see encodeSeries; plain Int32s before schema version 7). */
