@@ -34,6 +34,8 @@ export const EXPOSED_HEADERS = [
   'Retry-After',
   'X-Quota-Warning',
   'ETag',
+  // the export's change-feed position: a browser syncing a copy must read it (docs/api.md)
+  'Shelf-Changes-Cursor',
 ].join(', ');
 
 const KEY_IN_TEXT = /\b((?:sk|pk)_shelf_(?:live|test)_)[0-9A-Za-z]+/g;
