@@ -31,3 +31,4 @@ export type {
   ResolveResult,
   VariantGroup,
 } from './types.js';
+export { commonTitlePrefix } from './variants.js';
