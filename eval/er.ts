@@ -34,12 +34,27 @@ import {
   type ResolveRecord,
   resolveListings,
 } from '../src/ingest/resolve/index.js';
+import { DEFAULTS, scoreCandidates } from '../src/ingest/resolve/resolve.js';
 
 /** Resolver options of this run (`--set`); the defaults when empty. One setting for all sets. */
 let resolveOptions: ResolveOptions = {};
-/** `--explain`: print what the matcher learned on each set. */
+/** `--explain`: print what the matcher learned on each set, and its blocking's pair completeness. */
 let explain = false;
+/**
+ * With `--explain`: the candidate pairs of the last resolution (`key\u0000key`, both ways) with
+ * their final probability and whether they carry a hard conflict.
+ */
+let lastCandidates: Map<string, { probability: number; conflict: boolean }> | null = null;
 const resolver = (records: ResolveRecord[]) => {
+  if (explain) {
+    const { edges } = scoreCandidates(records, { ...DEFAULTS, ...resolveOptions });
+    lastCandidates = new Map();
+    for (const e of edges) {
+      const scored = { probability: e.probability, conflict: e.conflict };
+      lastCandidates.set(`${records[e.i]!.key}\u0000${records[e.j]!.key}`, scored);
+      lastCandidates.set(`${records[e.j]!.key}\u0000${records[e.i]!.key}`, scored);
+    }
+  }
   const result = resolveListings(records, resolveOptions);
   if (explain && result.learned) {
     const { matchShare, weights, iterations } = result.learned;
@@ -227,7 +242,7 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
     }
   }
   const byKey = new Map(records.map((r, i) => [r.key, origin[i]!]));
-  return resolveListings(records, resolveOptions).products.map((p) => p.keys.map((k) => byKey.get(k)!));
+  return resolver(records).products.map((p) => p.keys.map((k) => byKey.get(k)!));
 }
 
 /** Pairwise precision, recall and F1. */
@@ -260,6 +275,57 @@ export function scorePairs(predicted: Set<string>, truth: ReadonlyArray<[string,
   return { precision, recall, f1 };
 }
 
+/**
+ * The largest share of true pairs any clustering can reach when each listing has at most one
+ * partner per other retailer (a maximum bipartite matching of the true pairs): where a
+ * retailer lists one item several times, the one-to-one rule caps recall here.
+ */
+export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number {
+  const adjacent = new Map<string, string[]>();
+  for (const [a, b] of truth) adjacent.set(a, [...(adjacent.get(a) ?? []), b]);
+  const partner = new Map<string, string>();
+  const augment = (a: string, seen: Set<string>): boolean => {
+    for (const b of adjacent.get(a) ?? []) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+      const holder = partner.get(b);
+      if (holder === undefined || augment(holder, seen)) {
+        partner.set(b, a);
+        return true;
+      }
+    }
+    return false;
+  };
+  let matched = 0;
+  for (const a of adjacent.keys()) if (augment(a, new Set())) matched++;
+  return truth.length ? matched / truth.length : 1;
+}
+
+/**
+ * Why true pairs were missed: not proposed by blocking, refused as a hard conflict, scored
+ * below the mutual-best bar, or scored high enough yet left out (the one-to-one rule gave a
+ * listing's place to another partner). Also the blocking's pair completeness.
+ */
+function missedPairs(dataset: Dataset, direct: boolean, predicted: Set<string>) {
+  if (!lastCandidates || dataset.matches.length === 0) return null;
+  const [left, right] = dataset.sides;
+  const key = (side: DatasetSide | undefined, id: string) =>
+    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const bar = { ...DEFAULTS, ...resolveOptions }.mutualBestThreshold;
+  const missed = { notCandidate: 0, conflict: 0, belowBar: 0, partnerTaken: 0 };
+  let candidates = 0;
+  for (const [a, b] of dataset.matches) {
+    const scored = lastCandidates.get(`${key(left, a)}\u0000${key(right, b)}`);
+    if (scored) candidates++;
+    if (predicted.has(`${a}\u0000${b}`)) continue;
+    if (!scored) missed.notCandidate++;
+    else if (scored.conflict) missed.conflict++;
+    else if (scored.probability < bar) missed.belowBar++;
+    else missed.partnerTaken++;
+  }
+  return { completeness: candidates / dataset.matches.length, missed };
+}
+
 /** Resolves and scores one dataset. */
 export async function evaluate(
   dataset: Dataset,
@@ -270,6 +336,14 @@ export async function evaluate(
   const seconds = (performance.now() - start) / 1000;
   const [left, right] = dataset.sides;
   const predicted = predictedPairs(clusters, left?.retailer ?? '', right?.retailer ?? '');
+  if (explain) {
+    const why = missedPairs(dataset, direct, predicted);
+    console.error(
+      `${dataset.name}: blocking pair completeness ${why?.completeness.toFixed(3) ?? 'n/a'}, ` +
+        `one-to-one recall ceiling ${oneToOneCeiling(dataset.matches).toFixed(3)}; ` +
+        `missed true pairs ${JSON.stringify(why?.missed ?? {})}`,
+    );
+  }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
 

@@ -45,7 +45,7 @@ const ConfigSchema = Type.Object({
   }),
   SHELF_DOCUMENT_CACHE_MB: Type.Number({
     minimum: 0,
-    default: 256,
+    default: 64,
     description:
       'most megabytes of product documents kept in memory per catalog snapshot (0: read each from the snapshot)',
   }),

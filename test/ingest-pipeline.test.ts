@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentSnapshotPath } from '../src/catalog/index.js';
+import { currentSnapshotPath, storedText } from '../src/catalog/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { published } from './helpers/demo-data.js';
 import { FIXTURES, fixtureContent } from './helpers/fixture-catalog.js';
@@ -53,7 +53,7 @@ describe('ingest pipeline end to end', () => {
       id: string;
       brand: string;
       specifications_json: string;
-      spec_sources_json: string;
+      spec_sources_json: Buffer;
       offers: number;
     };
     // "GE Appliances" at one retailer and "General Electric" at the other: one brand, one product
@@ -67,13 +67,14 @@ describe('ingest pipeline end to end', () => {
            WHERE p.model_number = 'SHPM88Z75N'`,
         )
         .get(),
-    ) as { id: string; specifications_json: string; spec_sources_json: string };
+    ) as { id: string; specifications_json: string; spec_sources_json: Buffer };
     expect(JSON.parse(dishwasher.specifications_json)).toEqual({
       noise_level: '42 dBA',
       place_settings: '16',
       third_rack: true,
     });
-    expect(JSON.parse(dishwasher.spec_sources_json).noise_level).toMatchObject({
+    // packed since schema version 6
+    expect(JSON.parse(storedText(dishwasher.spec_sources_json) as string).noise_level).toMatchObject({
       retailers: ['northgate', 'voltmart'],
       agreement: 1,
       in_schema: true,
@@ -297,7 +298,7 @@ describe('mixed feed formats', () => {
              FROM products p JOIN brands b ON b.id = p.brand_id WHERE p.model_number = 'SHPM88Z75N'`,
           )
           .get(),
-      ) as { specifications_json: string; spec_sources_json: string; brand: string; retailers: string };
+      ) as { specifications_json: string; spec_sources_json: Buffer; brand: string; retailers: string };
       expect(product.brand).toBe('Bosch');
       expect(product.retailers.split(',').sort()).toEqual(['harbor', 'jsonmart', 'voltmart']);
       expect(JSON.parse(product.specifications_json)).toMatchObject({
@@ -306,7 +307,7 @@ describe('mixed feed formats', () => {
         place_settings: '16',
       });
       // listings are resolved in one canonical order (retailer, item id), whatever the feed order
-      expect(JSON.parse(product.spec_sources_json).noise_level).toMatchObject({
+      expect(JSON.parse(storedText(product.spec_sources_json) as string).noise_level).toMatchObject({
         retailers: ['harbor', 'jsonmart', 'voltmart'],
         agreement: 1,
       });

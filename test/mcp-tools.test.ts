@@ -257,6 +257,32 @@ describe('MCP tools against the REST contract', () => {
     expect(filtered.data).toMatchObject({ total: 1, products: [{ id: P2 }] });
   });
 
+  it('search_products with no full match names the types semantic_search reads the need as', async () => {
+    routes.push(
+      on('GET', '/v2/products', {
+        body: envelope([], {
+          meta: {
+            requestId: 'r',
+            interpretation: {
+              mode: 'keyword',
+              full_match: false,
+              note: 'No product matches every word of the query …',
+              suggestion: {
+                mode: 'semantic',
+                types: [{ slug: 'dishwasher', name: 'Dishwasher', confidence: 0.9 }],
+              },
+            },
+          },
+          pagination: { total: 0 },
+        }),
+      }),
+    );
+    const r = await call('search_products', { query: 'tired of scrubbing plates' });
+    expect(r.text).toMatch(
+      /^No products match "tired of scrubbing plates"\. Try fewer words or semantic_search \(it reads the query as a need for: Dishwasher\)\./,
+    );
+  });
+
   it('semantic_search returns scores and what the query was understood to mean', async () => {
     routes.push(
       on('POST', '/v2/products/semantic-search', {

@@ -161,6 +161,32 @@ describe('search over HTTP', () => {
     expect(names(res).every((n) => /stainless/i.test(n) && /dishwasher/i.test(n))).toBe(true);
   });
 
+  it('a need-phrased keyword query no product fully matches says so and offers the semantic reading', async () => {
+    const q = 'tired of scrubbing plates by hand every night';
+    type Miss = {
+      mode: string;
+      full_match: boolean;
+      note: string;
+      suggestion: { mode: string; types: { slug: string; confidence: number }[] };
+    };
+    for (const res of [
+      await get(server.url, `/v2/products?q=${encodeURIComponent(q)}`, key),
+      await post(server.url, '/v2/products/search', key, { query: q, mode: 'keyword' }),
+    ]) {
+      expect(names(res)).toEqual([]);
+      expect((res.body.pagination as { total: number }).total).toBe(0);
+      const miss = (res.body.meta as { interpretation: Miss }).interpretation;
+      expect(miss).toMatchObject({ mode: 'keyword', full_match: false, suggestion: { mode: 'semantic' } });
+      expect(miss.suggestion.types[0]?.slug).toBe('dishwasher');
+      expect(miss.note).toMatch(
+        /^No product matches every word of the query.*Dishwasher \d\.\d\d.*semantic-search/,
+      );
+    }
+    // a query with full matches carries no interpretation in keyword mode
+    const hit = await get(server.url, '/v2/products?q=dishwasher', key);
+    expect((hit.body.meta as Record<string, unknown>).interpretation).toBeUndefined();
+  });
+
   it('a model number written with separators, spaces or another case finds the model in every mode', async () => {
     const bosch = 'Bosch 800 Series SHPM88Z75N Dishwasher Stainless';
     for (const q of ['SHPM-88Z75N', 'shpm 88z75n', 'SHPM.88Z75N', 'shpm/88z75n', 'SHPM88Z75N']) {
@@ -327,7 +353,23 @@ describe('search over HTTP', () => {
     expect(names(res).length).toBeGreaterThan(0);
   });
 
-  it('hybrid mode fuses keyword and vector rankings and finds products by meaning and by typo', async () => {
+  it('hybrid mode answers with the keyword full matches first, in keyword order', async () => {
+    const all = { data_tier: [1, 2, 3, 4] };
+    const keyword = names(
+      await post(server.url, '/v2/products/search', key, { query: 'stainless dishwasher', filters: all }),
+    );
+    const hybrid = names(
+      await post(server.url, '/v2/products/search', key, {
+        query: 'stainless dishwasher',
+        mode: 'hybrid',
+        filters: all,
+      }),
+    );
+    expect(keyword.length).toBeGreaterThan(0);
+    expect(hybrid.slice(0, keyword.length)).toEqual(keyword);
+  });
+
+  it('hybrid mode finds products by meaning and by typo', async () => {
     const res = await post(server.url, '/v2/products/search', key, {
       query: 'fridge',
       mode: 'hybrid',

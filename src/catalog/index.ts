@@ -17,6 +17,7 @@ export {
   openWritable,
   perConnection,
   type Statement,
+  schemaVersion,
   stmt,
 } from './database.js';
 export {
@@ -27,6 +28,15 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
+export {
+  documentDictionary,
+  packDocument,
+  packText,
+  storeDictionary,
+  storedDictionary,
+  storedText,
+  unpackDocument,
+} from './document-codec.js';
 export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
@@ -51,11 +61,13 @@ export {
   readPage,
 } from './page.js';
 export {
+  dayNumber,
   encodeSeries,
   fillDaily,
   type Observation as PriceObservation,
   observedDailyBest,
   type PriceSeries,
+  packCents,
   priceIntelligence,
   priceSeries,
   priceVerdict,
@@ -100,7 +112,12 @@ export {
 export { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
-export { CATALOG_SCHEMA_VERSION, catalogMigrations, offersByProductIndex } from './schema.js';
+export {
+  CATALOG_SCHEMA_VERSION,
+  COMPACT_VERSION,
+  catalogMigrations,
+  offersByProductIndex,
+} from './schema.js';
 export {
   catalogDir,
   currentSnapshotPath,

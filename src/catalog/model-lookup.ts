@@ -1,7 +1,7 @@
 import { modelKey } from '../identifiers/index.js';
 import type { ModelLookup, Product } from '../schemas/index.js';
 import { round2 } from '../util/index.js';
-import { type Db, stmt } from './database.js';
+import { type Db, perConnection, stmt } from './database.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 
 interface ModelPattern {
@@ -12,13 +12,15 @@ interface ModelPattern {
   decodes: Record<string, { spec: string; map?: Record<string, string> }>;
 }
 
-const patternCache = new WeakMap<Db, ModelPattern[]>();
+const patternCache = perConnection<ModelPattern[]>();
 
 /** The model-number schemes of every product type (schema_json.model_patterns), compiled once per snapshot. */
 function modelPatterns(db: Db): ModelPattern[] {
-  let patterns = patternCache.get(db);
-  if (patterns) return patterns;
-  patterns = [];
+  return patternCache(db, '', readModelPatterns);
+}
+
+function readModelPatterns(db: Db): ModelPattern[] {
+  const patterns: ModelPattern[] = [];
   const rows = stmt(
     db,
     "SELECT slug, name, schema_json FROM product_types WHERE schema_json LIKE '%model_patterns%'",
@@ -48,7 +50,6 @@ function modelPatterns(db: Db): ModelPattern[] {
       }
     }
   }
-  patternCache.set(db, patterns);
   return patterns;
 }
 

@@ -1,21 +1,23 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { PriceIntelligence, PriceVerdict, Signals } from '../schemas/index.js';
 import { round2 } from '../util/index.js';
-import { type Db, hasTable, stmt } from './database.js';
+import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { refsOf } from './ref-cache.js';
+import { COMPACT_VERSION } from './schema.js';
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
 
 /** The snapshot's day (YYYY-MM-DD): "today" for every price window, so answers do not drift with the wall clock. */
 export function snapshotDay(db: Db): string {
-  const known = days.get(db);
-  if (known) return known;
-  const row = stmt(db, "SELECT value FROM meta WHERE key = 'day'").get() as { value: string } | undefined;
-  if (row && db.readonly) days.set(db, row.value);
-  return row?.value ?? new Date().toISOString().slice(0, 10);
+  // a snapshot being built has no day until its run is recorded: read it each time
+  return db.readonly ? days(db, '', readDay) : readDay(db);
 }
-const days = new WeakMap<Db, string>();
+const days = perConnection<string>();
+const readDay = (db: Db): string =>
+  (stmt(db, "SELECT value FROM meta WHERE key = 'day'").pluck().get() as string | undefined) ??
+  new Date().toISOString().slice(0, 10);
 
 export interface Observation {
   offer_id: string;
@@ -30,7 +32,7 @@ const DAY_MS = 86_400_000;
 const dayNumbers = new Map<string, number>();
 const dayNames = new Map<number, string>();
 /** Days since 1970-01-01 of a YYYY-MM-DD day. */
-function dayNumber(day: string): number {
+export function dayNumber(day: string): number {
   let n = dayNumbers.get(day);
   if (n === undefined) {
     n = Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
@@ -91,7 +93,12 @@ export interface PriceSeries {
 const EMPTY_SERIES: PriceSeries = { first: 0, cents: new Int32Array(0) };
 const MAX_CENTS = 2 ** 31 - 1;
 
-/** The series of fillDaily's points as stored in product_price_series; null if a price does not fit. */
+/**
+ * The series of fillDaily's points as stored in product_price_series: little-endian Int32
+ * cents, packed with raw deflate since schema version 7 (a price holds for days, so the
+ * series is long runs of one value: 57.5 MB of cents took 3 MB on the 35k demo); null if a
+ * price does not fit.
+ */
 export function encodeSeries(points: readonly { date: string; price: number }[]): Buffer | null {
   const buffer = Buffer.alloc(points.length * 4);
   for (let i = 0; i < points.length; i++) {
@@ -99,7 +106,20 @@ export function encodeSeries(points: readonly { date: string; price: number }[])
     if (!(cents >= 0 && cents <= MAX_CENTS)) return null;
     buffer.writeInt32LE(cents, i * 4);
   }
-  return buffer;
+  return packCents(buffer);
+}
+
+/** Little-endian Int32 cents as stored in product_price_series (see encodeSeries). */
+export function packCents(cents: Buffer): Buffer {
+  return deflateRawSync(cents);
+}
+
+/** The cents of a stored series (see encodeSeries; plain Int32s before schema version 7). */
+function decodeSeries(db: Db, stored: Buffer): Int32Array {
+  const buffer = schemaVersion(db) >= COMPACT_VERSION ? inflateRawSync(stored) : stored;
+  const cents = new Int32Array(buffer.length / 4);
+  for (let i = 0; i < cents.length; i++) cents[i] = buffer.readInt32LE(i * 4);
+  return cents;
 }
 
 function toSeries(points: readonly { date: string; price: number }[]): PriceSeries {
@@ -114,11 +134,7 @@ export function priceSeries(db: Db, productId: string): PriceSeries {
     const row = stmt(db, 'SELECT first_day, cents FROM product_price_series WHERE id = ?').get(productId) as
       | { first_day: string; cents: Buffer }
       | undefined;
-    if (row) {
-      const cents = new Int32Array(row.cents.length / 4);
-      for (let i = 0; i < cents.length; i++) cents[i] = row.cents.readInt32LE(i * 4);
-      return { first: dayNumber(row.first_day), cents };
-    }
+    if (row) return { first: dayNumber(row.first_day), cents: decodeSeries(db, row.cents) };
     // no row: no observations, or a price too large to store as cents (computed below)
   }
   return toSeries(observedDailyBest(db, productId, snapshotDay(db)));

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import fastJson from 'fast-json-stringify';
 import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
-import { type Db, hasTable, stmt } from './database.js';
+import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import type { DocumentCache, ProductDocument } from './document-cache.js';
+import { storedDictionary, unpackDocument } from './document-codec.js';
+import { COMPACT_VERSION } from './schema.js';
 
 /**
  * The Product serializer compiled from the route's own schema, as Fastify compiles it for
@@ -24,6 +26,26 @@ export const withKnowledgeMeta = (json: string, knowledgeJson: string | null): s
 export const documentEtag = (json: string): string =>
   `"${createHash('sha1').update(json).digest('base64url')}"`;
 
+/** A stored document column (text, or packed bytes) as JSON. */
+export type DocumentReader = (stored: string | Uint8Array) => string;
+
+const readers = perConnection<DocumentReader | null>();
+const plain: DocumentReader = (stored) => stored as string;
+function readerOf(db: Db): DocumentReader | null {
+  if (!hasTable(db, 'product_documents')) return null;
+  if (schemaVersion(db) < COMPACT_VERSION) return plain;
+  const dictionary = storedDictionary(db, 'documents');
+  return (stored) => unpackDocument(stored as Uint8Array, dictionary);
+}
+
+/**
+ * How this snapshot's stored documents read (packed since schema version 7, plain text
+ * before), or null when it predates stored documents.
+ */
+export function documentReader(db: Db): DocumentReader | null {
+  return readers(db, '', readerOf);
+}
+
 /**
  * The stored JSON of a product's default response (see migrations/002-read-models.ts), or
  * null when the product is unknown or the snapshot predates stored documents; from `kept`
@@ -32,12 +54,14 @@ export const documentEtag = (json: string): string =>
 export function productDocument(db: Db, id: string, kept?: DocumentCache): ProductDocument | null {
   const known = kept?.get(id);
   if (known) return known;
-  if (!hasTable(db, 'product_documents')) return null;
+  const read = documentReader(db);
+  if (!read) return null;
   const row = stmt(db, 'SELECT json, knowledge_json, etag FROM product_documents WHERE id = ?').get(id) as
-    | { json: string; knowledge_json: string | null; etag: string }
+    | { json: string | Buffer; knowledge_json: string | Buffer | null; etag: string }
     | undefined;
   if (!row) return null;
-  const document = { json: withKnowledgeMeta(row.json, row.knowledge_json), etag: row.etag };
+  const knowledge = row.knowledge_json === null ? null : read(row.knowledge_json);
+  const document = { json: withKnowledgeMeta(read(row.json), knowledge), etag: row.etag };
   kept?.set(id, document);
   return document;
 }
@@ -52,10 +76,12 @@ export function productIdBySlug(db: Db, slug: string): string | null {
  * null when the snapshot predates stored documents.
  */
 export function barcodeDocument(db: Db, id: string, gtin: string): string | null {
-  if (!hasTable(db, 'product_documents')) return null;
-  const json = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
+  const read = documentReader(db);
+  if (!read) return null;
+  const stored = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
     | string
+    | Buffer
     | undefined;
   // `gtin` is the second field, after a UUID: its first occurrence is the one to fill
-  return json ? json.replace('"gtin":""', `"gtin":${JSON.stringify(gtin)}`) : null;
+  return stored === undefined ? null : read(stored).replace('"gtin":""', `"gtin":${JSON.stringify(gtin)}`);
 }

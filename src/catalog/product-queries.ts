@@ -1,11 +1,12 @@
 import { modelKey } from '../identifiers/index.js';
 import type { Product } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
-import { type Db, hasTable, stmt } from './database.js';
+import { type Db, stmt } from './database.js';
 import { nameSortExpr } from './name-keys.js';
 import { offersFor } from './offer-rows.js';
 import { type Condition, condition, readPage } from './page.js';
 import { signalsFor } from './price-queries.js';
+import { type DocumentReader, documentReader } from './product-documents.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { productFromRow } from './ref-cache.js';
 
@@ -89,7 +90,7 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
     !params.includeOffers &&
     !params.includeSignals &&
     !params.groupVariants &&
-    hasTable(db, 'product_documents');
+    documentReader(db) !== null;
   const where = productFilters(params, 'p');
   if (params.groupVariants) {
     // the representative of a group is its cheapest member that passes the same filters
@@ -155,12 +156,18 @@ export function productRowsByRowid(db: Db, rowids: readonly number[]): ProductRo
 /** Stored JSON documents of the given rowids, in that order. */
 function documentsByRowid(db: Db, rowids: readonly number[]): string[] {
   if (rowids.length === 0) return [];
+  const read = documentReader(db) as DocumentReader;
   const byRowid = new Map(
     stmt(db, `SELECT p.rowid, d.json FROM products p JOIN product_documents d ON d.id = p.id ${BY_ROWID}`)
       .raw()
-      .all(JSON.stringify(rowids)) as [number, string][],
+      .all(JSON.stringify(rowids)) as [number, string | Buffer][],
   );
-  return rowids.map((r) => byRowid.get(r)).filter((d): d is string => d !== undefined);
+  const out: string[] = [];
+  for (const rowid of rowids) {
+    const stored = byRowid.get(rowid);
+    if (stored !== undefined) out.push(read(stored));
+  }
+  return out;
 }
 
 export function attachSignals(db: Db, products: Product[]): void {

@@ -1,4 +1,5 @@
 import type { Product } from '../schemas/index.js';
+import { storedText } from './document-codec.js';
 
 /** Columns of a product with its brand, category, type and group, as one flat row. */
 export const PRODUCT_SELECT = `
@@ -120,7 +121,8 @@ export function toProduct(row: ProductRow): Product {
     _naming_method: str(row.naming_method),
     _naming_confidence: num(row.naming_confidence),
     _category_profile_key: str(row.category_profile_key),
-    _spec_sources: json(row.spec_sources_json, {}),
+    // packed since schema version 7 (migrations/007-compact.ts)
+    _spec_sources: json(storedText(row.spec_sources_json), {}),
     _quality_breakdown: json(row.quality_breakdown_json, {
       completeness: 0,
       validity: 0,

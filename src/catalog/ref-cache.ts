@@ -1,5 +1,5 @@
 import type { Product } from '../schemas/index.js';
-import { type Db, stmt } from './database.js';
+import { type Db, perConnection, stmt } from './database.js';
 import { type ProductRow, toProduct } from './product-rows.js';
 
 type Refs = Pick<Product, 'brand' | 'category' | 'product_type' | 'product_group'>;
@@ -94,16 +94,12 @@ class RefCache {
 /** The columns toProduct needs besides a reference's own, so it can build that reference alone. */
 const EMPTY_ROW: ProductRow = { id: '', name: '', slug: '', created_at: '', updated_at: '' };
 
-const caches = new WeakMap<Db, RefCache>();
+const caches = perConnection<RefCache>();
+const newCache = (db: Db) => new RefCache(db);
 
 /** The per-snapshot cache of brand, category, product type and group objects. */
 export function refsOf(db: Db): RefCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new RefCache(db);
-    caches.set(db, cache);
-  }
-  return cache;
+  return caches(db, '', newCache);
 }
 
 /** A Product from a plain `SELECT * FROM products` row, references from the per-snapshot cache. */

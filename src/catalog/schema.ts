@@ -5,8 +5,10 @@ import { sql as offerReadsV3 } from './migrations/003-offer-reads.js';
 import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
 import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
 import { sql as changesV6 } from './migrations/006-changes.js';
+import { sql as compactV7 } from './migrations/007-compact.js';
 
 export { offersByProductIndex } from './migrations/003-offer-reads.js';
+export { COMPACT_VERSION } from './migrations/007-compact.js';
 
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
@@ -16,5 +18,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 4, sql: nameKeysV4 },
   { version: 5, sql: offerMatchV5 },
   { version: 6, sql: changesV6 },
+  { version: 7, sql: compactV7 },
 ];
-export const CATALOG_SCHEMA_VERSION = 6;
+export const CATALOG_SCHEMA_VERSION = 7;

@@ -47,10 +47,12 @@ export async function buildDemoInChild(
   if (currentSnapshotPath(dataDir)) return false;
   const source = import.meta.url.endsWith('.ts');
   const args = products === undefined ? [dataDir] : [dataDir, String(products)];
+  const parentArgv = process.execArgv.filter((a) => !a.startsWith('--max-old-space-size'));
   const child = fork(new URL(`./demo-child.${source ? 'ts' : 'js'}`, import.meta.url), args, {
     stdio: 'inherit',
-    // from TypeScript sources the child needs tsx too, however the parent loaded it
-    execArgv: source ? [...process.execArgv, '--import', import.meta.resolve('tsx')] : process.execArgv,
+    // from TypeScript sources the child needs tsx too, however the parent loaded it; the
+    // serving heap limit (`npm start`, docs/operations.md) is not the ingest's
+    execArgv: source ? [...parentArgv, '--import', import.meta.resolve('tsx')] : parentArgv,
   });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`building the demo catalog failed (exit code ${code})`);

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { currentSnapshotPath, openReadOnly } from '../catalog/index.js';
+import {
+  COMPACT_VERSION,
+  currentSnapshotPath,
+  openReadOnly,
+  schemaVersion,
+  storedDictionary,
+  storedText,
+} from '../catalog/index.js';
 
 export interface TruthScores {
   precision: number;
@@ -74,10 +81,12 @@ export function scoreAgainstTruth(dataDir: string, truthPath: string): TruthScor
     { type: string | null; brand: string | null; types: string[]; brands: string[]; stated: boolean }
   >();
   try {
+    // listings are packed with the snapshot's listing dictionary since schema version 7
+    const dictionary = schemaVersion(db) >= COMPACT_VERSION ? storedDictionary(db, 'listings') : undefined;
     for (const r of db
       .prepare(
         `SELECT r.slug, l.retailer_item_id AS item, l.product_id, t.slug AS type, b.slug AS brand,
-                json_extract(l.listing_json, '$.brandName') AS stated
+                l.listing_json
            FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id
            JOIN products p ON p.id = l.product_id
            LEFT JOIN product_types t ON t.id = p.product_type_id
@@ -89,7 +98,7 @@ export function scoreAgainstTruth(dataDir: string, truthPath: string): TruthScor
       product_id: string;
       type: string | null;
       brand: string | null;
-      stated: string | null;
+      listing_json: string | Buffer;
     }>) {
       const key = `${r.slug}\u0000${r.item}`;
       predicted.set(key, r.product_id);
@@ -102,7 +111,10 @@ export function scoreAgainstTruth(dataDir: string, truthPath: string): TruthScor
       const brand = truthBrand.get(key);
       if (type) p.types.push(type);
       if (brand) p.brands.push(brand);
-      if (r.stated) p.stated = true;
+      const listing = JSON.parse(storedText(r.listing_json, dictionary) ?? '{}') as {
+        brandName?: string | null;
+      };
+      if (listing.brandName) p.stated = true;
     }
   } finally {
     db.close();

@@ -1,8 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Db } from '../catalog/index.js';
 import type { RowIssue } from './feeds/index.js';
-import { parsePrice } from './normalize/index.js';
+import { type StagedHistory, stageHistory } from './history-stage.js';
+import { startWorker } from './worker.js';
 
 export interface HistoryReport {
   path: string;
@@ -14,86 +16,117 @@ export interface HistoryReport {
   error: string | null;
 }
 
-const IN_STOCK = new Set(['in_stock', 'in stock', 'instock', 'available', 'preorder', 'backorder']);
+/** Warnings per history file at most: the counts in the report say the rest. */
+const MAX_WARNINGS = 50;
+
+/** A history file being read into a scratch file (history-stage.ts), off the main thread. */
+export interface HistoryStaging {
+  path: string;
+  staged: Promise<{ stagePath: string; result: StagedHistory }>;
+  /** removes the scratch file */
+  dispose(): void;
+}
+
+/**
+ * Starts reading a history CSV in a worker thread, so that parsing it (millions of rows for a
+ * year of daily prices) overlaps the resolve and write phases instead of following them. Where
+ * a worker cannot start, the same staging runs on this thread when awaited.
+ */
+export function stageHistoryFile(path: string): HistoryStaging {
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-history-'));
+  const stagePath = join(dir, 'staged.db');
+  const staged = inWorker(path, stagePath)
+    .catch(() => stageHistory(path, stagePath))
+    .then((result) => ({ stagePath, result }));
+  // awaited later; an unhandled rejection before then must not end the process
+  staged.catch(() => {});
+  return { path, staged, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function inWorker(path: string, stagePath: string): Promise<StagedHistory> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker('history-worker', { path, stagePath });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`history worker exited with code ${code}`)));
+  });
+}
 
 /**
  * Imports past price observations from a CSV with the header
  * `retailer,id,date,price,sale_price,availability` into the snapshot being built. A day the
- * feeds already observed keeps the feed's row. Rows for offers this catalog does not have are
- * counted (with the first few as warnings), never fatal.
+ * feeds already observed keeps the feed's row; of two rows of one offer and day, the first in
+ * the file. Rows for offers this catalog does not have are counted (with the first few as
+ * warnings), never fatal.
  */
-export async function importHistory(db: Db, path: string, issues: RowIssue[]): Promise<HistoryReport> {
-  const report: HistoryReport = { path, rows: 0, imported: 0, unknown_offers: 0, rejected: 0, error: null };
-  const offerOf = db.prepare(
-    `SELECT o.id FROM offers o JOIN retailers r ON r.id = o.retailer_id
-     WHERE r.slug = ? AND o.retailer_item_id = ?`,
-  );
-  const insert = db.prepare(
-    'INSERT OR IGNORE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
-  );
-  const problem = (line: number, reason: string, retailer = '') => {
-    if (issues.filter((i) => i.file === path).length < 50)
-      issues.push({ file: path, line, retailer, severity: 'warning', reason });
+export async function importHistory(
+  db: Db,
+  staging: HistoryStaging,
+  issues: RowIssue[],
+): Promise<HistoryReport> {
+  const { path } = staging;
+  const { stagePath, result } = await staging.staged;
+  const report: HistoryReport = {
+    path,
+    rows: result.rows,
+    imported: 0,
+    unknown_offers: 0,
+    rejected: result.rejected,
+    error: result.error,
   };
-  const cache = new Map<string, string | null>();
+  db.prepare('ATTACH DATABASE ? AS staged').run(stagePath);
   try {
-    const parser = createReadStream(path).pipe(
-      parse({
-        columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()),
-        bom: true,
-        info: true,
-        skip_empty_lines: true,
-      }),
-    );
-    const batch: unknown[][] = [];
-    const flush = db.transaction((rows: unknown[][]) => {
-      for (const r of rows) report.imported += insert.run(...r).changes;
-    });
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number };
-    }>) {
-      report.rows++;
-      const retailer = record.retailer?.trim() ?? '';
-      const id = record.id?.trim() ?? '';
-      const day = record.date?.trim() ?? '';
-      if (!retailer || !id || !/^\d{4}-\d{2}-\d{2}$/.test(day)) {
-        report.rejected++;
-        problem(info.lines, 'history row needs retailer, id and date (YYYY-MM-DD)', retailer);
-        continue;
-      }
-      const key = `${retailer}\u0000${id}`;
-      let offerId = cache.get(key);
-      if (offerId === undefined) {
-        offerId = (offerOf.pluck().get(retailer, id) as string | undefined) ?? null;
-        cache.set(key, offerId);
-      }
-      if (!offerId) {
-        report.unknown_offers++;
-        problem(info.lines, `history for unknown offer ${retailer}/${id}`, retailer);
-        continue;
-      }
-      const price = parsePrice(record.price ?? '');
-      if (!price.ok) {
-        report.rejected++;
-        problem(info.lines, `history price: ${price.reason}`, retailer);
-        continue;
-      }
-      const sale = record.sale_price?.trim() ? parsePrice(record.sale_price, price.currency) : null;
-      const onSale = sale?.ok && sale.amount < price.amount;
-      const availability = (record.availability ?? 'in stock').trim().toLowerCase().replace(/-/g, '_');
-      batch.push([
-        offerId,
-        day,
-        onSale ? sale.amount : price.amount,
-        onSale ? price.amount : null,
-        IN_STOCK.has(availability) ? 1 : 0,
-      ]);
-      if (batch.length >= 5000) flush(batch.splice(0));
+    // a staged row's offer, by the retailer's slug and the retailer's item id; in the order of
+    // the observations' key, so the rows go into the table at a moving cursor
+    report.imported = db
+      .prepare(
+        `INSERT OR IGNORE INTO price_observations (offer_id, day, price, original_price, in_stock)
+         SELECT o.id, h.day, h.price, h.original_price, h.in_stock
+         FROM staged.rows h
+         JOIN retailers r ON r.slug = h.retailer
+         JOIN offers o ON o.retailer_id = r.id AND o.retailer_item_id = h.item_id
+         WHERE h.problem IS NULL
+         ORDER BY o.id, h.day, h.line`,
+      )
+      .run().changes;
+    const unknown = `NOT EXISTS (SELECT 1 FROM retailers r JOIN offers o ON o.retailer_id = r.id
+                                 WHERE r.slug = h.retailer AND o.retailer_item_id = h.item_id)`;
+    report.unknown_offers = db
+      .prepare(`SELECT count(*) FROM staged.rows h WHERE ${unknown}`)
+      .pluck()
+      .get() as number;
+    report.rejected += db
+      .prepare(`SELECT count(*) FROM staged.rows h WHERE h.problem IS NOT NULL AND NOT ${unknown}`)
+      .pluck()
+      .get() as number;
+    // the first problems in line order become warnings, as a row-by-row import would report them
+    const room = MAX_WARNINGS - issues.filter((i) => i.file === path).length;
+    if (room > 0) {
+      const problems = db
+        .prepare(
+          `SELECT line, retailer, reason FROM (
+             SELECT line, retailer, reason FROM staged.rejected
+             UNION ALL
+             SELECT h.line, h.retailer,
+                    CASE WHEN ${unknown} THEN 'history for unknown offer ' || h.retailer || '/' || h.item_id
+                         ELSE h.problem END
+             FROM staged.rows h WHERE h.problem IS NOT NULL OR ${unknown})
+           ORDER BY line LIMIT ?`,
+        )
+        .all(room) as { line: number; retailer: string; reason: string }[];
+      for (const p of problems)
+        issues.push({
+          file: path,
+          line: p.line,
+          retailer: p.retailer,
+          severity: 'warning',
+          reason: p.reason,
+        });
     }
-    flush(batch.splice(0));
-  } catch (error) {
-    report.error = (error as Error).message;
+  } finally {
+    db.exec('DETACH DATABASE staged');
+  }
+  if (report.error)
     issues.push({
       file: path,
       line: 0,
@@ -101,6 +134,5 @@ export async function importHistory(db: Db, path: string, issues: RowIssue[]): P
       severity: 'error',
       reason: `history unreadable: ${report.error}`,
     });
-  }
   return report;
 }

@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
 import { type Listing, normalizeRow } from './listing.js';
+import { startWorker } from './worker.js';
 
 export interface FeedReport {
   path: string;
@@ -25,6 +28,133 @@ export interface ReadResult {
   reports: FeedReport[];
 }
 
+/** One feed read on its own: what `readFeeds` merges, in feed order. */
+export interface FeedRead {
+  rows: number;
+  rejected: number;
+  /** the accepted listings, duplicates within the feed left out */
+  listings: Listing[];
+  /** the row issues in row order, each with the line it belongs to */
+  issues: RowIssue[];
+  /** why the feed failed as a whole; null when it was read */
+  error: string | null;
+}
+
+/** Reads and normalizes one feed; ids repeated within it are bad rows (the first row counts). */
+export async function readOneFeed(feed: FeedSource): Promise<FeedRead> {
+  const read: FeedRead = { rows: 0, rejected: 0, listings: [], issues: [], error: null };
+  const seenHere = new Set<string>();
+  try {
+    if (!existsSync(feed.path)) throw new Error('file not found');
+    for await (const row of readFeed(feed.path)) {
+      read.rows++;
+      if ('error' in row) {
+        read.rejected++;
+        read.issues.push({ ...row, retailer: feed.retailer, severity: 'error', reason: row.error });
+        continue;
+      }
+      const result = normalizeRow(row, feed.retailer);
+      for (const i of result.issues) read.issues.push(i);
+      if (result.listing && seenHere.has(result.listing.itemId)) {
+        read.rejected++;
+        read.issues.push(duplicateIssue(feed.retailer, result.listing));
+      } else if (result.listing) {
+        seenHere.add(result.listing.itemId);
+        if (feed.sourceType) result.listing.sourceType = feed.sourceType;
+        read.listings.push(result.listing);
+      } else read.rejected++;
+    }
+    if (read.rows === 0) throw new Error('the feed has no rows');
+    if (read.listings.length === 0)
+      throw new Error('no usable rows (are the column names Merchant Center attribute names?)');
+  } catch (error) {
+    return { rows: 0, rejected: 0, listings: [], issues: [], error: (error as Error).message };
+  }
+  return read;
+}
+
+const duplicateIssue = (retailer: string, listing: Listing): RowIssue => ({
+  file: listing.file,
+  line: listing.line,
+  retailer,
+  severity: 'error',
+  reason: `duplicate id "${listing.itemId}": the first row with this id is used`,
+  item_id: listing.itemId,
+});
+
+/** Threads that read feeds beside this one: one per further core, at most three. */
+const readerThreads = () => Math.min(3, Math.max(0, availableParallelism() - 1));
+/**
+ * Feeds smaller than this in all are read on this thread alone: starting a worker (loading the
+ * reader modules again, ~1 s from TypeScript sources) costs more than it saves on small runs.
+ */
+const THREADED_BYTES = 32 * 2 ** 20;
+
+const totalBytes = (feeds: readonly FeedSource[]) =>
+  feeds.reduce((n, f) => {
+    try {
+      return n + statSync(f.path).size;
+    } catch {
+      return n;
+    }
+  }, 0);
+
+/**
+ * Reads every feed: this thread and worker threads (feed-worker.ts) each take the next unread
+ * feed, so parsing and normalizing use every core; where a worker cannot start, this thread
+ * reads the rest. Results are merged in feed order, so the outcome does not depend on which
+ * thread read what.
+ */
+async function readAll(
+  feeds: readonly FeedSource[],
+  threads: number,
+  onRead: (index: number, read: FeedRead) => void,
+): Promise<void> {
+  let next = 0;
+  const take = () => (next < feeds.length ? next++ : -1);
+  const here = async () => {
+    for (let i = take(); i >= 0; i = take()) onRead(i, await readOneFeed(feeds[i]!));
+  };
+  const inWorker = async () => {
+    let worker: Worker;
+    try {
+      worker = startWorker('feed-worker', null);
+    } catch {
+      return here();
+    }
+    // one feed at a time; a worker that fails leaves its feed and the rest to this thread
+    let dead = false;
+    let pending: ((read: FeedRead | null) => void) | null = null;
+    const settle = (read: FeedRead | null) => {
+      const resolve = pending;
+      pending = null;
+      resolve?.(read);
+    };
+    worker.on('message', (read: FeedRead) => settle(read));
+    for (const event of ['error', 'exit'])
+      worker.on(event, () => {
+        dead = true;
+        settle(null);
+      });
+    try {
+      for (let i = take(); i >= 0; i = take()) {
+        const feed = feeds[i]!;
+        const read = dead
+          ? null
+          : await new Promise<FeedRead | null>((resolve) => {
+              pending = resolve;
+              worker.postMessage(feed);
+            });
+        onRead(i, read ?? (await readOneFeed(feed)));
+      }
+    } finally {
+      await worker.terminate();
+    }
+  };
+  const workers = Math.max(0, Math.min(threads, feeds.length - 1));
+  await Promise.all([here(), ...Array.from({ length: workers }, inWorker)]);
+}
+
 /**
  * Reads and normalizes every feed. A bad row becomes an issue with file and line and the rest
  * of its feed still counts; a feed that cannot be read at all (missing, unknown format, broken
@@ -33,81 +163,86 @@ export interface ReadResult {
 export async function readFeeds(
   feeds: readonly FeedSource[],
   progress: (event: { phase: string; done?: number; total?: number }) => void,
+  /** worker threads beside this one; default: one per further core once the feeds are large */
+  threads = totalBytes(feeds) >= THREADED_BYTES ? readerThreads() : 0,
 ): Promise<ReadResult> {
+  const reads: FeedRead[] = new Array(feeds.length);
+  await readAll(feeds, threads, (index, read) => {
+    reads[index] = read;
+    progress({ phase: `read ${feeds[index]!.retailer}`, done: read.rows });
+  });
   const listings: Listing[] = [];
   const issues: RowIssue[] = [];
   const reports: FeedReport[] = [];
   // item ids are unique per retailer (Merchant Center's rule); a repeated id is a bad row
   const seenIds = new Map<string, Set<string>>();
-  for (const feed of feeds) {
-    const seen = seenIds.get(feed.retailer) ?? new Set<string>();
-    seenIds.set(feed.retailer, seen);
+  for (const [index, feed] of feeds.entries()) {
+    const read = reads[index]!;
     const report: FeedReport = {
       path: feed.path,
       retailer: feed.retailer,
-      rows: 0,
+      rows: read.rows,
       listings: 0,
-      rejected: 0,
+      rejected: read.rejected,
       warnings: 0,
-      error: null,
+      error: read.error,
       held: null,
       carried_over: 0,
       gone: 0,
     };
     reports.push(report);
-    const feedListings: Listing[] = [];
-    const feedIssues: RowIssue[] = [];
-    // ids of this feed count for the retailer only once the feed has been read whole
-    const seenHere = new Set<string>();
-    try {
-      if (!existsSync(feed.path)) throw new Error('file not found');
-      for await (const row of readFeed(feed.path)) {
-        report.rows++;
-        if ('error' in row) {
-          report.rejected++;
-          feedIssues.push({ ...row, retailer: feed.retailer, severity: 'error', reason: row.error });
-          continue;
-        }
-        const result = normalizeRow(row, feed.retailer);
-        for (const i of result.issues) feedIssues.push(i);
-        if (result.listing && (seen.has(result.listing.itemId) || seenHere.has(result.listing.itemId))) {
-          report.rejected++;
-          feedIssues.push({
-            file: row.file,
-            line: row.line,
-            retailer: feed.retailer,
-            severity: 'error',
-            reason: `duplicate id "${result.listing.itemId}": the first row with this id is used`,
-            item_id: result.listing.itemId,
-          });
-        } else if (result.listing) {
-          seenHere.add(result.listing.itemId);
-          if (feed.sourceType) result.listing.sourceType = feed.sourceType;
-          feedListings.push(result.listing);
-        } else report.rejected++;
-        if (report.rows % 5000 === 0) progress({ phase: `read ${feed.retailer}`, done: report.rows });
-      }
-      if (report.rows === 0) throw new Error('the feed has no rows');
-      if (feedListings.length === 0)
-        throw new Error('no usable rows (are the column names Merchant Center attribute names?)');
-    } catch (error) {
-      report.error = (error as Error).message;
+    const unreadable = (reason: string) => {
       report.rows = 0;
       report.rejected = 0;
+      report.error = reason;
       issues.push({
         file: feed.path,
         line: 0,
         retailer: feed.retailer,
         severity: 'error',
-        reason: `feed unreadable: ${report.error}`,
+        reason: `feed unreadable: ${reason}`,
       });
+    };
+    if (read.error) {
+      unreadable(read.error);
       continue;
     }
-    for (const id of seenHere) seen.add(id);
+    const seen = seenIds.get(feed.retailer) ?? new Set<string>();
+    seenIds.set(feed.retailer, seen);
+    // ids an earlier feed of the same retailer had: bad rows of this one, reported in row order
+    let feedIssues = read.issues;
+    let feedListings = read.listings;
+    if (seen.size > 0 && read.listings.some((l) => seen.has(l.itemId))) {
+      const repeated = read.listings.filter((l) => seen.has(l.itemId));
+      feedListings = read.listings.filter((l) => !seen.has(l.itemId));
+      // as if read row by row: a feed whose every row repeats an earlier feed has no usable row
+      if (feedListings.length === 0) {
+        unreadable('no usable rows (are the column names Merchant Center attribute names?)');
+        continue;
+      }
+      report.rejected += repeated.length;
+      feedIssues = mergeByLine(
+        read.issues,
+        repeated.map((l) => duplicateIssue(feed.retailer, l)),
+      );
+    }
+    for (const l of feedListings) seen.add(l.itemId);
     report.listings = feedListings.length;
     report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
     for (const l of feedListings) listings.push(l);
     for (const i of feedIssues) issues.push(i);
   }
   return { listings, issues, reports };
+}
+
+/** Issues of both lists in line order; at one line, `first`'s before `second`'s. */
+function mergeByLine(first: RowIssue[], second: RowIssue[]): RowIssue[] {
+  const out: RowIssue[] = [];
+  let j = 0;
+  for (const issue of first) {
+    while (j < second.length && second[j]!.line < issue.line) out.push(second[j++]!);
+    out.push(issue);
+  }
+  while (j < second.length) out.push(second[j++]!);
+  return out;
 }

@@ -14,6 +14,7 @@ import {
 import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
+import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, recordChanges } from './build/changes.js';
 import { type Classification, Classifier } from './build/classify.js';
 import {
@@ -37,7 +38,7 @@ import {
 } from './build/write-snapshot.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
 import { DEFAULT_MAX_DROP, feedHoldReason, visibleShrinkReason } from './guards.js';
-import { type HistoryReport, importHistory } from './history.js';
+import { type HistoryReport, type HistoryStaging, importHistory, stageHistoryFile } from './history.js';
 import type { Listing } from './listing.js';
 import { slugify } from './normalize/index.js';
 import { type FeedReport, readFeeds } from './read-feeds.js';
@@ -72,7 +73,10 @@ export interface IngestOptions {
 export interface PhaseTiming {
   phase: string;
   wall_ms: number;
+  /** the whole process's CPU time, worker threads included (they overlap other phases) */
   cpu_ms: number;
+  /** resident memory at the end of the phase */
+  rss_mb: number;
 }
 
 export interface IngestReport {
@@ -110,6 +114,15 @@ export class IngestInputError extends Error {
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The tables `writeProducts` fills row by row: their secondary indexes are built after it. */
+const BULK_TABLES = [
+  'products',
+  'product_groups',
+  'product_gtins',
+  'product_attributes',
+  'offers',
+  'retailer_listings',
+];
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -168,16 +181,21 @@ export function validateIngestOptions(options: IngestOptions): void {
 export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   validateIngestOptions(options);
   const release = lockCatalog(options.dataDir);
+  // history files are read on another thread while this one builds the catalog
+  const staging = (options.history ?? []).map(stageHistoryFile);
   try {
     // what an ingest killed mid-write left behind goes first
     sweepPartialSnapshots(options.dataDir);
-    return await ingestLocked(options);
+    return await ingestLocked(options, staging);
   } finally {
+    // a run that ended early still waits for its readers, so their scratch files can go
+    await Promise.allSettled(staging.map((s) => s.staged));
+    for (const s of staging) s.dispose();
     release();
   }
 }
 
-async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
+async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): Promise<IngestReport> {
   const started = Date.now();
   const now = new Date().toISOString();
   const day = options.day ?? today();
@@ -194,6 +212,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
         phase: phaseStart.name,
         wall_ms: Math.round(performance.now() - phaseStart.wall),
         cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+        rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
       });
       phaseStart = { name: event.phase, wall: performance.now(), cpu: process.cpuUsage() };
     }
@@ -336,6 +355,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
           itemGroupId: l.itemGroupId,
           color: l.color,
           size: l.size,
+          previousProduct: previous.productIdByListing.get(l.key) ?? null,
         })),
       );
 
@@ -346,6 +366,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
         classifications,
         now,
         usedIds: new Set<string>(),
+        claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
         usedSlugs: new Set<string>(),
       };
       const products = resolved.products.map((r) =>
@@ -359,10 +380,13 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
         content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
       );
       progress({ phase: 'write', total: products.length });
+      // indexes are built after the bulk load, so they are packed and sorted once
+      // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
+      const restoreIndexes = deferIndexes(db, BULK_TABLES);
       writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
-      // after the bulk load, so the index is packed (see catalog/migrations/003-offer-reads.ts)
-      db.exec(offersByProductIndex);
       writeNameKeys(db);
+      restoreIndexes();
+      db.exec(offersByProductIndex);
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });
@@ -375,7 +399,7 @@ async function ingestLocked(options: IngestOptions): Promise<IngestReport> {
     // price history carries over: offer ids are stable, today's rows were written above
     if (previous.path) carryPriceHistory(db, previous.path, day);
     const history: HistoryReport[] = [];
-    for (const file of options.history ?? []) {
+    for (const file of staging) {
       progress({ phase: 'price history' });
       history.push(await importHistory(db, file, issues));
     }

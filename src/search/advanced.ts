@@ -12,7 +12,7 @@ import type { Product } from '../schemas/index.js';
 import type { SearchEngine, SearchMode } from './engine.js';
 import { computeFacets, type FacetBucket } from './facets.js';
 import { compileFilters, type SearchFilters } from './filters.js';
-import { type Ranked, rankKeyword } from './keyword.js';
+import { keywordPlan, type Ranked, rankKeyword } from './keyword.js';
 import { productTable, specValues } from './product-table.js';
 import { type Interpretation, understand } from './understand.js';
 
@@ -43,6 +43,7 @@ export interface SearchResult {
   page: PageInfo;
   interpretation:
     | (Omit<Interpretation, 'text'> & { mode: SearchMode; relaxed: string[]; embeddings: string })
+    | KeywordMiss
     | null;
 }
 
@@ -110,6 +111,8 @@ export async function advancedSearch(
     interpretation = { ...shown, mode, relaxed: [], embeddings: engine.embeddingsFor(db) };
   }
 
+  /** set when keyword mode finds no product with every word, filters aside */
+  let miss = null as KeywordMiss | null;
   const rankWith = async (f: SearchFilters): Promise<Ranked[]> => {
     const allow = compileFilters(db, f);
     if (!query) {
@@ -120,6 +123,7 @@ export async function advancedSearch(
     }
     if (mode === 'keyword') {
       const ranked = rankKeyword(db, query);
+      if (ranked.length === 0) miss = keywordMiss(db, query);
       return allow ? ranked.filter((r) => allow(r.rowid)) : ranked;
     }
     return engine.rank(db, query, mode, { limit: SEMANTIC_DEPTH, allow });
@@ -184,7 +188,39 @@ export async function advancedSearch(
     products,
     facets,
     page: pageInfo({ total: ranked.length, limit, offset, cursor: request.pagination?.cursor ?? null, next }),
-    interpretation,
+    interpretation: interpretation ?? miss,
+  };
+}
+
+export type KeywordMiss = {
+  mode: 'keyword';
+  full_match: false;
+  /** what happened and what to do, in words */
+  note: string;
+  /** the semantic reading: the product types semantic search would look within */
+  suggestion: { mode: 'semantic'; types: Interpretation['types'] };
+};
+
+/**
+ * What a keyword search whose query no product fully matches says about it (call it when
+ * `rankKeyword` found nothing; null for a query without a searchable word). Keyword search keeps its total honest (only products with every word), so a
+ * need phrased as people talk ("the kids' room is too dry at night") finds nothing there; the
+ * answer then says so and offers the semantic reading: the types semantic search would look
+ * within. GET /v2/products?q= and POST search in keyword mode both send it as
+ * `meta.interpretation` (kept with the response in the cache, like semantic search's).
+ */
+export function keywordMiss(db: Db, query: string): KeywordMiss | null {
+  if (!keywordPlan(db, query).all) return null;
+  const types = considerTypes(understand(db, query).types);
+  const likely = types.map((t) => `${t.name} ${t.confidence.toFixed(2)}`).join(', ');
+  return {
+    mode: 'keyword',
+    full_match: false,
+    note:
+      'No product matches every word of the query, and keyword search lists only products that do. ' +
+      `Semantic search reads it as a need${likely ? ` (likely product types: ${likely})` : ''}: ` +
+      'POST /v2/products/semantic-search, or mode "semantic" of POST /v2/products/search.',
+    suggestion: { mode: 'semantic', types },
   };
 }
 

@@ -1,10 +1,11 @@
-import type { Db } from '../catalog/index.js';
+import { type Db, stmt } from '../catalog/index.js';
 import { normalize } from './embeddings/builtin.js';
 import { builtinProvider } from './embeddings/builtin-provider.js';
 import type { EmbeddingProvider } from './embeddings/provider.js';
 import { EXACT_SCORE, keywordPlan, keywordRanking, keywordScores, type Ranked } from './keyword.js';
 import { type VectorMatrix, vectorsOf } from './snapshot-state.js';
-import { reciprocalRankFusion, vectorRanking, vectorScores } from './vector-search.js';
+import { fold, words } from './text.js';
+import { addRow, vectorRanking, vectorScores } from './vector-search.js';
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
@@ -40,8 +41,8 @@ export interface SearchEngine {
 
 export interface SearchEngineOptions {
   provider?: EmbeddingProvider;
-  /** weight of the vector ranking's votes in hybrid fusion, keyword's being 1 (default HYBRID_VECTOR_WEIGHT) */
-  vectorWeight?: number;
+  /** weight of the name's share of the query words in hybrid ranking (default HYBRID_COVERAGE_WEIGHT) */
+  coverageWeight?: number;
   /** weight of the pseudo-relevance feedback centroid in the vector query (default FEEDBACK_WEIGHT) */
   feedbackWeight?: number;
   /** weight of the keyword match in semantic ranking, the cosine's being 1 (default LEXICAL_WEIGHT) */
@@ -59,17 +60,37 @@ export interface SearchEngineOptions {
 export const LEXICAL_WEIGHT = 2;
 
 /**
- * Weight of the semantic ranking's votes in hybrid fusion (keyword's being 1). Chosen on the
- * relevance harness's average (see docs/architecture.md), not per query. With pure vectors
- * 0.15 was best (they are a weaker ranking than BM25); since the semantic ranking carries the
- * words' match too, 0.5 fused with it measured better (Home Depot first 1,000 queries: hybrid
- * nDCG@10 0.3592 against 0.3566 with pure vectors at 0.15; keyword 0.3571).
+ * Weight, in hybrid mode, of the share of the query's words a product's name holds (0–1),
+ * added to its semantic score (cosine + LEXICAL_WEIGHT × keyword match) where keyword search
+ * has no full match: of products that match only some words, those whose names carry more of
+ * them come first (coordination-level matching), the vectors ordering the rest. Chosen on the
+ * `tune` half of the Home Depot queries only (see docs/architecture.md).
  */
-export const HYBRID_VECTOR_WEIGHT = 0.5;
+export const HYBRID_COVERAGE_WEIGHT = 5;
+
+/**
+ * Share of the query's words (plural-folded; a word of 3+ letters also as the start of a name
+ * word: "galv" → "galvanized") that each product's name holds, 0–1.
+ */
+function nameCoverage(db: Db, text: string, rowids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const query = [...new Set(words(text).map(fold))];
+  if (query.length === 0 || rowids.length === 0) return out;
+  const rows = stmt(db, 'SELECT rowid, name FROM products WHERE rowid IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(JSON.stringify(rowids)) as [number, string][];
+  for (const [rowid, name] of rows) {
+    const have = new Set(words(name).map(fold));
+    let n = 0;
+    for (const w of query) if (have.has(w) || (w.length >= 3 && [...have].some((x) => x.startsWith(w)))) n++;
+    out.set(rowid, n / query.length);
+  }
+  return out;
+}
 
 export function createSearchEngine(options: SearchEngineOptions = {}): SearchEngine {
   const provider = options.provider ?? builtinProvider;
-  const vectorWeight = options.vectorWeight ?? HYBRID_VECTOR_WEIGHT;
+  const coverageWeight = options.coverageWeight ?? HYBRID_COVERAGE_WEIGHT;
   const feedbackWeight = options.feedbackWeight ?? FEEDBACK_WEIGHT;
   const lexicalWeight = options.lexicalWeight ?? LEXICAL_WEIGHT;
   /** cosine + lexicalWeight × keyword score / best keyword score, over both rankings' products */
@@ -89,7 +110,34 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
       .map((rowid) => ({ rowid, score: (cos.get(rowid) ?? 0) + lexicalWeight * (lex.get(rowid) ?? 0) }))
       .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
   };
-  const weightsFor = (_kw: { strict: number }): number[] => [1, vectorWeight];
+  /**
+   * Hybrid: keyword search's own answer first — the products that match every word (or the
+   * exact model/GTIN), in keyword order — then, where keyword search would fall back to partial
+   * matches, the semantic ranking with the name's share of the query words added. Measured
+   * on Home Depot, keyword order beats any fusion among full matches, and the semantic
+   * ranking beats BM25 among partial ones (docs/architecture.md).
+   */
+  const hybrid = (db: Db, text: string, strict: Ranked[], semantic: Ranked[]): Ranked[] => {
+    const head = new Set(strict.map((r) => r.rowid));
+    const rest = semantic.filter((r) => !head.has(r.rowid));
+    const share =
+      coverageWeight > 0
+        ? nameCoverage(
+            db,
+            text,
+            rest.map((r) => r.rowid),
+          )
+        : null;
+    const tail = rest
+      .map((r) => ({ rowid: r.rowid, score: r.score + coverageWeight * (share?.get(r.rowid) ?? 0) }))
+      .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+    // full matches score above every other product, in their keyword order
+    const top = (tail[0]?.score ?? 0) + 1;
+    return [
+      ...strict.map((r, i) => ({ rowid: r.rowid, score: top + (strict.length - i) / strict.length })),
+      ...tail,
+    ];
+  };
 
   interface KeywordSide {
     ranked: Ranked[];
@@ -104,6 +152,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     limit: number,
     allow: RankOptions['allow'] | undefined,
     fill = true,
+    exhaustive = true,
   ): KeywordSide => {
     // without fill (feedback only) partial matches are of no use
     const options = { fill, relax: fill };
@@ -112,7 +161,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     let deep = allow ? limit * 8 : limit;
     let result = keywordRanking(db, plan, { limit: deep, ...options });
     let ranked = allow ? result.ranked.filter((r) => allow(r.rowid)) : result.ranked;
-    if (allow && ranked.length < limit && result.ranked.length === deep) {
+    if (exhaustive && allow && ranked.length < limit && result.ranked.length === deep) {
       deep = 1_000_000;
       result = keywordRanking(db, plan, { limit: deep, ...options });
       ranked = result.ranked.filter((r) => allow(r.rowid));
@@ -141,8 +190,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     const rows = feedback.map((r) => (r < matrix.rowOf.length ? matrix.rowOf[r]! : -1)).filter((r) => r >= 0);
     if (rows.length > 0 && matrix.dims === q.length) {
       const centroid = new Float32Array(q.length);
-      for (const row of rows)
-        for (let i = 0; i < q.length; i++) centroid[i]! += matrix.data[row * matrix.dims + i]!;
+      for (const row of rows) addRow(matrix, row, centroid);
       normalize(centroid);
       for (let i = 0; i < q.length; i++) q[i]! += feedbackWeight * centroid[i]!;
       normalize(q);
@@ -166,11 +214,14 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     async rank(db, text, mode, { limit, allow }) {
       if (mode === 'keyword') return keyword(db, text, limit, allow).ranked;
       const depth = Math.max(limit, FUSION_DEPTH);
-      // semantic mode without the words' match needs only the best every-word matches, as feedback
+      // Semantic mode without the words' match needs only the best every-word matches, as
+      // feedback. Otherwise the keyword side supports the vectors: FUSION_DEPTH deep, and with
+      // filters never ranked to the end of the catalog (a need query's words match a fifth of
+      // it; ranking all of that was most of a filtered semantic search's time).
       const kw =
         mode === 'semantic' && lexicalWeight === 0
           ? keyword(db, text, FEEDBACK_DEPTH, allow, false)
-          : keyword(db, text, depth, allow);
+          : keyword(db, text, FUSION_DEPTH, allow, true, false);
       const vec = await semantic(
         db,
         text,
@@ -190,8 +241,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
           ...ranked.filter((r) => !ids.has(r.rowid)),
         ].slice(0, limit);
       }
-      // hybrid fuses keyword with the semantic ranking itself (cosine plus the words' match)
-      return reciprocalRankFusion([kw.ranked, blend(kw.ranked, vec.ranked, vec.e)], 60, weightsFor(kw)).slice(
+      return hybrid(db, text, kw.ranked.slice(0, kw.strict), blend(kw.ranked, vec.ranked, vec.e)).slice(
         0,
         limit,
       );
@@ -206,19 +256,23 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
       const semAmong = e ? vectorScores(e.matrix, e.q, candidates) : new Map<number, number>();
       const order = (m: Map<number, number>): Ranked[] =>
         [...m].map(([rowid, score]) => ({ rowid, score })).sort((a, b) => b.score - a.score);
-      const fusedAmong = reciprocalRankFusion([order(kwAmong), order(semAmong)], 60, weightsFor(kw));
       const kwBest = Math.max(0, ...kwAmong.values()) || 1;
       const blendedAmong = new Map(
         [...semAmong].map(([r, c]) => [r, c + lexicalWeight * ((kwAmong.get(r) ?? 0) / kwBest)]),
+      );
+      // the candidates that match every word, in keyword order, then the rest as hybrid ranks them
+      const strictSet = new Set(kw.ranked.slice(0, kw.strict).map((r) => r.rowid));
+      const fusedAmong = hybrid(
+        db,
+        text,
+        order(kwAmong).filter((r) => strictSet.has(r.rowid)),
+        order(blendedAmong),
       );
       return {
         keyword: { top: kw.ranked.slice(0, limit), among: kwAmong },
         semantic: { top: blend(kw.ranked, semTop, e).slice(0, limit), among: blendedAmong },
         hybrid: {
-          top: reciprocalRankFusion([kw.ranked, blend(kw.ranked, semTop, e)], 60, weightsFor(kw)).slice(
-            0,
-            limit,
-          ),
+          top: hybrid(db, text, kw.ranked.slice(0, kw.strict), blend(kw.ranked, semTop, e)).slice(0, limit),
           among: new Map(fusedAmong.map((r) => [r.rowid, r.score])),
         },
       };

@@ -1,6 +1,8 @@
 export {
   type AdvancedSearchRequest,
   advancedSearch,
+  type KeywordMiss,
+  keywordMiss,
   SEARCH_SORT_FIELDS,
   type SearchResult,
   type SemanticSearchRequest,
@@ -31,4 +33,3 @@ export {
 } from './keyword.js';
 export { Vocabulary } from './typo.js';
 export { type Interpretation, type SpecConstraint, understand } from './understand.js';
-export { reciprocalRankFusion } from './vector-search.js';

@@ -185,13 +185,15 @@ export function keywordScores(db: Db, plan: KeywordPlan, rowids: number[]): Map<
   const scores = new Map<number, number>();
   const expr = plan.any ?? plan.all;
   if (!expr) return scores;
-  const rows = stmt(
+  // one pass over the matches, kept by a set: FTS5 runs `rowid IN (…)` as one MATCH per rowid
+  const wanted = new Set(rowids);
+  for (const [r, s] of stmt(
     db,
-    `SELECT rowid, -${FTS_WEIGHTS} AS s FROM products_fts WHERE products_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+    `SELECT rowid, -${FTS_WEIGHTS} AS s FROM products_fts WHERE products_fts MATCH ?`,
   )
     .raw()
-    .all(expr, JSON.stringify(rowids)) as [number, number][];
-  for (const [r, s] of rows) scores.set(r, s);
+    .iterate(expr) as IterableIterator<[number, number]>)
+    if (wanted.has(r)) scores.set(r, s);
   for (const r of plan.exact) if (rowids.includes(r)) scores.set(r, EXACT_SCORE);
   return scores;
 }

@@ -31,12 +31,14 @@ export interface SpecValues {
   numeric: Map<number, number>;
 }
 
-const tables = new WeakMap<Db, ProductTable>();
+const tables = perConnection<ProductTable>();
 const specs = perConnection<SpecValues>();
 
 export function productTable(db: Db): ProductTable {
-  let t = tables.get(db);
-  if (t) return t;
+  return tables(db, '', readProductTable);
+}
+
+function readProductTable(db: Db): ProductTable {
   const rows = stmt(
     db,
     `SELECT p.rowid, p.brand_id, p.category_id, c.parent_id, p.product_type_id, p.current_best_price, p.data_tier,
@@ -62,7 +64,7 @@ export function productTable(db: Db): ProductTable {
     string | null,
   ][];
   const n = rows.length;
-  t = {
+  const t: ProductTable = {
     rowids: new Int32Array(n),
     rowOf: new Map(),
     brand: new Array(n),
@@ -79,22 +81,21 @@ export function productTable(db: Db): ProductTable {
     updated: new Array(n),
   };
   rows.forEach((r, i) => {
-    t!.rowids[i] = r[0];
-    t!.rowOf.set(r[0], i);
-    t!.brand[i] = r[1];
-    t!.category[i] = r[2];
-    t!.categoryParent[i] = r[3];
-    t!.type[i] = r[4];
-    t!.price[i] = r[5] ?? Number.NaN;
-    t!.tier[i] = r[6];
-    t!.name[i] = nameSortKey(r[7]);
-    t!.quality[i] = r[8];
-    t!.created[i] = r[9];
-    t!.updated[i] = r[10];
-    t!.inStock[i] = r[11] ? 1 : 0;
-    t!.retailers[i] = r[12] ? r[12].split(',') : [];
+    t.rowids[i] = r[0];
+    t.rowOf.set(r[0], i);
+    t.brand[i] = r[1];
+    t.category[i] = r[2];
+    t.categoryParent[i] = r[3];
+    t.type[i] = r[4];
+    t.price[i] = r[5] ?? Number.NaN;
+    t.tier[i] = r[6];
+    t.name[i] = nameSortKey(r[7]);
+    t.quality[i] = r[8];
+    t.created[i] = r[9];
+    t.updated[i] = r[10];
+    t.inStock[i] = r[11] ? 1 : 0;
+    t.retailers[i] = r[12] ? r[12].split(',') : [];
   });
-  tables.set(db, t);
   return t;
 }
 

@@ -133,11 +133,10 @@ interface Vocab {
   phraseWords: number;
   brands: Map<string, { id: string; slug: string; name: string }>;
 }
-const vocabs = new WeakMap<Db, Vocab>();
+const vocabs = perConnection<Vocab>();
+const vocab = (db: Db): Vocab => vocabs(db, '', buildVocab);
 
-function vocab(db: Db): Vocab {
-  let v = vocabs.get(db);
-  if (v) return v;
+function buildVocab(db: Db): Vocab {
   const types = (
     stmt(db, 'SELECT id, slug, name, schema_json FROM product_types').all() as {
       id: string;
@@ -181,9 +180,7 @@ function vocab(db: Db): Vocab {
     const b = byId.get(a.brand_id);
     if (b && a.alias.length >= 2) brands.set(a.alias, b);
   }
-  v = { types, phrases, phraseAt, phraseWords, brands };
-  vocabs.set(db, v);
-  return v;
+  return { types, phrases, phraseAt, phraseWords, brands };
 }
 
 /** Percentile of a type's numeric values of a spec (or of prices when key is null). */

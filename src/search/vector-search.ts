@@ -1,4 +1,4 @@
-import { dot } from './dot.js';
+import { dot, dotInt8 } from './dot.js';
 import type { Ranked } from './keyword.js';
 import type { VectorMatrix } from './snapshot-state.js';
 
@@ -13,8 +13,9 @@ export function vectorRanking(
   query: Float32Array,
   options: { limit: number; allow?: ((rowid: number) => boolean) | null; minScore?: number },
 ): Ranked[] {
-  const { dims, data, rowids } = matrix;
+  const { dims, rowids } = matrix;
   if (dims === 0 || query.length !== dims) return [];
+  const score = scorer(matrix, query);
   const k = Math.max(1, options.limit);
   const minScore = options.minScore ?? -Infinity;
   const topScore: number[] = [];
@@ -23,7 +24,7 @@ export function vectorRanking(
   for (let row = 0; row < n; row++) {
     const rowid = rowids[row]!;
     if (options.allow && !options.allow(rowid)) continue;
-    const s = dot(data, row * dims, query, dims);
+    const s = score(row);
     if (s < minScore) continue;
     if (topScore.length === k && s <= topScore[k - 1]!) continue;
     // insertion into the sorted top-k (k is small next to n)
@@ -46,30 +47,31 @@ export function vectorScores(
   rowids: number[],
 ): Map<number, number> {
   const out = new Map<number, number>();
-  const { dims, data, rowOf } = matrix;
+  const { dims, rowOf } = matrix;
   if (dims === 0 || query.length !== dims) return out;
+  const score = scorer(matrix, query);
   for (const rowid of rowids) {
     const row = rowid < rowOf.length ? rowOf[rowid]! : -1;
     if (row < 0) continue;
-    out.set(rowid, dot(data, row * dims, query, dims));
+    out.set(rowid, score(row));
   }
   return out;
 }
 
-/**
- * Reciprocal rank fusion: each ranking adds 1 / (k + rank). k = 60 is the value of the
- * original paper (Cormack et al. 2009); it lets agreement between rankings outweigh a
- * single top position. Optional weights scale each ranking's votes (weighted RRF).
- */
-export function reciprocalRankFusion(rankings: Ranked[][], k = 60, weights: number[] = []): Ranked[] {
-  const scores = new Map<number, number>();
-  rankings.forEach((ranking, j) => {
-    const w = weights[j] ?? 1;
-    ranking.forEach((r, i) => {
-      scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w / (k + i + 1));
-    });
-  });
-  return [...scores]
-    .map(([rowid, score]) => ({ rowid, score }))
-    .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
+/** The cosine of `query` with a row of the matrix, for either kind of components. */
+function scorer(matrix: VectorMatrix, query: Float32Array): (row: number) => number {
+  const { dims } = matrix;
+  if (matrix.scales === null) {
+    const data = matrix.data;
+    return (row) => dot(data, row * dims, query, dims);
+  }
+  const { data, scales } = matrix;
+  return (row) => dotInt8(data, row * dims, query, dims) * scales[row]!;
+}
+
+/** Adds `weight` × a row of the matrix to `out` (a centroid of rows). */
+export function addRow(matrix: VectorMatrix, row: number, out: Float32Array, weight = 1): void {
+  const { dims, data } = matrix;
+  const w = matrix.scales === null ? weight : weight * matrix.scales[row]!;
+  for (let i = 0; i < dims; i++) out[i]! += w * data[row * dims + i]!;
 }

@@ -45,7 +45,7 @@ const Query = Type.String({ maxLength: 500, description: 'free text' });
 const Mode = Type.Union([Type.Literal('keyword'), Type.Literal('semantic'), Type.Literal('hybrid')], {
   default: 'keyword',
   description:
-    'keyword (BM25), semantic (vectors within understood constraints) or hybrid (reciprocal rank fusion)',
+    'keyword (BM25), semantic (vectors within understood constraints) or hybrid (keyword full matches first, then by meaning and words named)',
 });
 const Format = StringEnum(['json', 'schemaorg', 'ai'], {
   default: 'json',

@@ -165,6 +165,8 @@ export interface AssembleContext {
   classifications: Map<string, Classification>;
   now: string;
   usedIds: Set<string>;
+  /** Previous ids the resolver gave to products of this run; no other product takes them. */
+  claimedIds?: Set<string>;
   usedSlugs: Set<string>;
 }
 
@@ -205,17 +207,23 @@ export function assembleProduct(
     color: merged.variantAttributes.color ?? null,
   });
 
-  // the id this product had before: most of its listings' previous product, else its GTIN's
-  let id = majority(listings.map((l) => previous.productIdByListing.get(l.key)));
+  // the id this product had before: the one the resolver carried over (it gives each previous
+  // id to one product), else most of its listings' previous product, else its GTIN's; an id
+  // the resolver gave another product is never taken here
+  const taken = (x: string) => ctx.usedIds.has(x) || (x !== resolved.previousId && !!ctx.claimedIds?.has(x));
+  let id =
+    resolved.previousId !== undefined
+      ? resolved.previousId
+      : majority(listings.map((l) => previous.productIdByListing.get(l.key)));
   if (!id) id = majority(gtins.map((g) => previous.productIdByGtin.get(g)));
-  if (!id || ctx.usedIds.has(id)) {
+  if (!id || taken(id)) {
     const identity =
       gtins[0] ??
       (brand && resolved.modelNumber
         ? `${brand.slug}:${resolved.modelNumber.toUpperCase()}`
         : [...listings.map((l) => l.key)].sort()[0]);
     id = stableUuid(`product:${identity}`);
-    for (let n = 1; ctx.usedIds.has(id); n++) id = stableUuid(`product:${identity}:${n}`);
+    for (let n = 1; taken(id); n++) id = stableUuid(`product:${identity}:${n}`);
   }
   ctx.usedIds.add(id);
 

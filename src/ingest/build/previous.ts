@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { type Db, openReadOnly } from '../../catalog/index.js';
+import {
+  COMPACT_VERSION,
+  type Db,
+  openReadOnly,
+  schemaVersion,
+  storedDictionary,
+  storedText,
+} from '../../catalog/index.js';
 import type { Listing } from '../listing.js';
 
 /** What the previous published snapshot knew, so ids and slugs stay stable across runs. */
@@ -88,9 +95,15 @@ export function readPreviousListings(path: string, retailers: readonly string[])
          FROM retailer_listings l JOIN retailers r ON r.id = l.retailer_id
          WHERE r.slug IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(retailers)) as { listing_json: string; last_seen_at: string; gone: number }[];
+      .all(JSON.stringify(retailers)) as {
+      listing_json: string | Buffer;
+      last_seen_at: string;
+      gone: number;
+    }[];
+    // packed with the snapshot's listing dictionary since schema version 7
+    const dictionary = schemaVersion(db) >= COMPACT_VERSION ? storedDictionary(db, 'listings') : undefined;
     return rows.map((r) => ({
-      ...(JSON.parse(r.listing_json) as Listing),
+      ...(JSON.parse(storedText(r.listing_json, dictionary) as string) as Listing),
       carriedFrom: r.gone ? { lastSeenAt: r.last_seen_at, gone: true } : { lastSeenAt: r.last_seen_at },
     }));
   } catch {

@@ -1,7 +1,12 @@
-import { type Db, encodeSeries, fillDaily, type PriceObservation } from '../../catalog/index.js';
+import { type Db, dayNumber, packCents } from '../../catalog/index.js';
+import { round2 } from '../../util/index.js';
 
 /** Products whose observations are read at once. */
 const CHUNK = 500;
+const DAY_MS = 86_400_000;
+/** Series start at most ten years back (catalog `fillDaily`). */
+const MAX_DAYS = 3650;
+const MAX_CENTS = 2 ** 31 - 1;
 
 /**
  * Stores every product's daily best price series (see catalog PriceSeries) up to `day`, so
@@ -19,33 +24,109 @@ export function writePriceSeries(db: Db, day: string): number {
     )
     .raw();
   const insert = db.prepare('INSERT INTO product_price_series (id, first_day, cents) VALUES (?, ?, ?)');
+  const series = new DailyBest(dayNumber(day));
   let written = 0;
-  const write = (id: string, rows: PriceObservation[]) => {
-    const points = fillDaily(rows, day);
-    const first = points[0];
-    const cents = encodeSeries(points);
+  const write = (id: string) => {
+    const encoded = series.finish();
     // a price too large for cents is left out: readers compute that series from observations
-    if (!first || !cents) return;
-    insert.run(id, first.date, cents);
+    if (!encoded) return;
+    insert.run(id, encoded.firstDay, encoded.cents);
     written++;
   };
   db.transaction(() => {
     for (let at = 0; at < ids.length; at += CHUNK) {
       let current: string | null = null;
-      let rows: PriceObservation[] = [];
+      // read whole (a connection cannot write while a statement iterates), one chunk at a time
       for (const [productId, offerId, obsDay, price, inStock] of observations.all(
         JSON.stringify(ids.slice(at, at + CHUNK)),
         day,
       ) as [string, string, string, number, number][]) {
         if (productId !== current) {
-          if (current !== null) write(current, rows);
+          if (current !== null) write(current);
           current = productId;
-          rows = [];
         }
-        rows.push({ offer_id: offerId, day: obsDay, price, in_stock: inStock });
+        series.add(offerId, dayNumber(obsDay), price, inStock === 1);
       }
-      if (current !== null) write(current, rows);
+      if (current !== null) write(current);
     }
   })();
   return written;
+}
+
+/**
+ * One product's daily best price, built from its observations in day order: the same series
+ * as catalog `fillDaily` + `encodeSeries` (a price holds until its offer's next observation;
+ * each day's best is the lowest in-stock price, else the lowest), computed once per change
+ * instead of once per day and offer, straight into cents.
+ */
+export class DailyBest {
+  #offers = new Map<string, number>();
+  #prices: number[] = [];
+  #inStock: boolean[] = [];
+  #days: number[] = [];
+  #slots: number[] = [];
+  #obsPrices: number[] = [];
+  #obsStock: boolean[] = [];
+
+  constructor(readonly lastDay: number) {}
+
+  add(offerId: string, day: number, price: number, inStock: boolean): void {
+    let slot = this.#offers.get(offerId);
+    if (slot === undefined) {
+      slot = this.#offers.size;
+      this.#offers.set(offerId, slot);
+    }
+    this.#days.push(day);
+    this.#slots.push(slot);
+    this.#obsPrices.push(price);
+    this.#obsStock.push(inStock);
+  }
+
+  /** The series of the observations added since the last call, then forgets them; null if a price does not fit. */
+  finish(): { firstDay: string; cents: Buffer } | null {
+    const days = this.#days;
+    const n = days.length;
+    try {
+      if (n === 0) return null;
+      const start = Math.max(days[0]!, this.lastDay - (MAX_DAYS - 1));
+      if (start > this.lastDay) return null;
+      const cents = Buffer.alloc((this.lastDay - start + 1) * 4);
+      const prices = this.#prices;
+      const stock = this.#inStock;
+      prices.length = 0;
+      stock.length = 0;
+      let i = 0;
+      let value = 0;
+      for (let d = start; d <= this.lastDay; d++) {
+        if (i < n && days[i]! <= d) {
+          for (; i < n && days[i]! <= d; i++) {
+            const slot = this.#slots[i]!;
+            while (prices.length <= slot) {
+              prices.push(Number.POSITIVE_INFINITY);
+              stock.push(false);
+            }
+            prices[slot] = this.#obsPrices[i]!;
+            stock[slot] = this.#obsStock[i]!;
+          }
+          let bestIn = Number.POSITIVE_INFINITY;
+          let bestAny = Number.POSITIVE_INFINITY;
+          for (let s = 0; s < prices.length; s++) {
+            const price = prices[s]!;
+            if (stock[s] && price < bestIn) bestIn = price;
+            if (price < bestAny) bestAny = price;
+          }
+          value = Math.round(round2(bestIn < Number.POSITIVE_INFINITY ? bestIn : bestAny) * 100);
+          if (!(value >= 0 && value <= MAX_CENTS)) return null;
+        }
+        cents.writeInt32LE(value, (d - start) * 4);
+      }
+      return { firstDay: new Date(start * DAY_MS).toISOString().slice(0, 10), cents: packCents(cents) };
+    } finally {
+      this.#offers.clear();
+      days.length = 0;
+      this.#slots.length = 0;
+      this.#obsPrices.length = 0;
+      this.#obsStock.length = 0;
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../catalog/index.js';
+import { type Db, documentDictionary, packDocument, packText, storeDictionary } from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
@@ -8,6 +8,9 @@ import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
 import type { VariantGroup } from './resolver.js';
+
+/** Products whose listings the listing dictionary is drawn from. */
+const LISTING_SAMPLE = 200;
 
 /** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
 export function writeProducts(
@@ -51,6 +54,17 @@ export function writeProducts(
   // half-empty pages that random inserts leave)
   const order = products.map((_, i) => i);
   order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
+  // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
+  const listingJson = (l: (typeof products)[number]['listings'][number]): string => {
+    const { carriedFrom, ...stored } = l;
+    return JSON.stringify(stored);
+  };
+  const listingDictionary = documentDictionary(
+    order
+      .slice(0, LISTING_SAMPLE)
+      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
+  );
+  storeDictionary(db, 'listings', listingDictionary);
   for (const index of order) {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
@@ -89,7 +103,7 @@ export function writeProducts(
       p.imageUrl,
       JSON.stringify(p.variantAttributes),
       JSON.stringify(p.specs),
-      JSON.stringify(p.specSources),
+      packText(JSON.stringify(p.specSources)),
       JSON.stringify({
         listing_count: p.listings.length,
         retailer_count: offers.length,
@@ -147,15 +161,14 @@ export function writeProducts(
       const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
       const offer = l.carriedFrom?.gone ? undefined : byRetailer.get(l.retailer);
       if (!retailerId) continue;
-      const { carriedFrom, ...stored } = l;
       insertListing.run(
         retailerId,
         l.itemId,
         p.id,
         offer ? stableUuid(`offer:${offer.retailer}:${offer.itemId}`) : null,
         l.title,
-        JSON.stringify(stored),
-        carriedFrom?.lastSeenAt ?? ctx.now,
+        packDocument(listingJson(l), listingDictionary),
+        l.carriedFrom?.lastSeenAt ?? ctx.now,
       );
     }
     for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);

@@ -1,4 +1,5 @@
 import { DisjointSets } from '../../util/index.js';
+
 /**
  * Turning scored pairs into products. Listings known to be the same item (shared GTIN;
  * within one source, the same brand and exact model number) are merged first. Then
@@ -9,6 +10,9 @@ import { DisjointSets } from '../../util/index.js';
  * went elsewhere. A merge is refused when it would put two listings of one source in a
  * cluster, or join listings already scored as hard conflicts.
  */
+
+/** Marks a cluster holding listings of more than one carried product. */
+const MANY_PINS = -2;
 
 /** A scored candidate pair. */
 export interface Edge {
@@ -31,6 +35,16 @@ export interface RecordMatch {
   confidence: number;
 }
 
+/**
+ * Products of the previous snapshot carried into this run (carry.ts): each group's listings
+ * are joined first after the same-item groups, and `pin[record]` names the group a record
+ * was carried in (-1 = free).
+ */
+export interface CarriedClusters {
+  groups: readonly (readonly number[])[];
+  pin: Int32Array;
+}
+
 /** Clusters of record indexes with the weakest accepted match probability of each. */
 export interface Clustering {
   clusters: number[][];
@@ -48,6 +62,9 @@ export interface Clustering {
  * @param mutualThreshold lower bar for an edge that is the best of both of its ends toward
  *   the other's source: mutual best matches are rarely wrong even on weak evidence
  * @param sameItemMethods why each same-item group is one item (default `gtin`)
+ * @param carried previous products to keep: two clusters carried from different previous
+ *   products are never merged by a scored pair (only by a same-item group), so a re-ingest
+ *   does not fold one existing product into another and drop its id
  */
 export function clusterRecords(
   sources: readonly string[],
@@ -56,6 +73,7 @@ export function clusterRecords(
   threshold: number,
   mutualThreshold = threshold,
   sameItemMethods: readonly MatchMethod[] = [],
+  carried: CarriedClusters | null = null,
 ): Clustering {
   const n = sources.length;
   const matches: RecordMatch[] = Array.from({ length: n }, () => ({
@@ -85,7 +103,12 @@ export function clusterRecords(
     sourceSets.delete(small);
     confidence.set(big, Math.min(confidence.get(big) ?? 1, confidence.get(small) ?? 1, p));
     confidence.delete(small);
+    const pa = pinOf[big]!;
+    const pb = pinOf[small]!;
+    pinOf[big] = pa === -1 ? pb : pb === -1 || pb === pa ? pa : MANY_PINS;
   };
+  /** Per root, the carried group its records came from: -1 none, MANY_PINS several (joined by a same-item group). */
+  const pinOf = new Int32Array(n).fill(-1);
 
   sameItem.forEach((group, g) => {
     for (let k = 1; k < group.length; k++) union(group[0]!, group[k]!, 1);
@@ -101,8 +124,9 @@ export function clusterRecords(
     return false;
   };
 
-  const canMerge = (ra: number, rb: number): boolean => {
+  const canMerge = (ra: number, rb: number, carrying = false): boolean => {
     if (ra === rb) return false;
+    if (!carrying && pinOf[ra] !== -1 && pinOf[rb] !== -1 && pinOf[ra] !== pinOf[rb]) return false;
     // Most roots are single records; compare their sources without building sets.
     const sa = sourceSets.get(ra);
     const sb = sourceSets.get(rb);
@@ -126,6 +150,21 @@ export function clusterRecords(
     noteMatch(e.j, e.method ?? 'title_similarity', e.probability);
     return true;
   };
+
+  if (carried) {
+    carried.groups.forEach((group, g) => {
+      for (const x of group) {
+        const r = sets.find(x);
+        pinOf[r] = pinOf[r] === -1 || pinOf[r] === g ? g : MANY_PINS;
+      }
+    });
+    for (const group of carried.groups)
+      for (let k = 1; k < group.length; k++) {
+        const ra = sets.find(group[0]!);
+        const rb = sets.find(group[k]!);
+        if (canMerge(ra, rb, true)) union(ra, rb, 1);
+      }
+  }
 
   const sourceIndex = new Map<string, number>();
   for (const s of sources) if (!sourceIndex.has(s)) sourceIndex.set(s, sourceIndex.size);

@@ -8,7 +8,9 @@
  * under one-to-one and hard-conflict constraints (learn.ts), which vet the weak pairs →
  * best-first clustering that keeps one listing per retailer unless two listings are the same
  * item, recording how each listing was matched → variant groups by retailer item group and
- * shared base model. The method and its measurements: docs/ingest.md.
+ * shared base model. Listings that name their previous product keep it unless new evidence
+ * contradicts it (carry.ts), so ids survive re-ingests. The method and its measurements:
+ * docs/ingest.md.
  */
 export {
   baseModel,

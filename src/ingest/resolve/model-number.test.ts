@@ -12,13 +12,27 @@ describe('extractModelNumbers', () => {
     ['Computer Speakers - SRSA212/BLK', ['SRSA212BLK']],
     ['Linksys G Wireless-G WET54G Wireless Bridge', ['WET54G']],
     ['Weber Genesis Grill - 3741001', ['3741001']],
+    // six digits and a letter read as a catalogue number, not a count of users (`5U`)
+    ['LaCie Big Disk Extreme+ Hard Drive - 301199U', ['301199U']],
   ])('%s', (text, expected) => {
     expect(extractModelNumbers(text)).toEqual(expected);
   });
 
+  it('an upper-cased title reads the same model numbers as the original (4-SLICE is a count, not a code)', () => {
+    for (const title of [
+      'Cuisinart 4-Slice Toaster CPT-180',
+      'Panasonic 2-Line Integrated Telephone KX-TS208W',
+      'Canon CLI-8 Red Ink Tank',
+      'Aquarium 3-in-one Filter Set',
+    ])
+      expect(extractModelNumbers(title.toUpperCase())).toEqual(extractModelNumbers(title));
+  });
+
   it('ignores measurements, years, versions, prices and standards', () => {
     expect(
-      extractModelNumbers('500GB 1080p 50Hz 100W 5-user 2007 v11 $1,299.99 10/100 win32 12-Port 3.5in'),
+      extractModelNumbers(
+        '500GB 1080p 50Hz 100W 5-user 2007 v11 $1,299.99 10/100 win32 12-Port 3.5in 10000mAh',
+      ),
     ).toEqual([]);
     expect(extractModelNumbers('printmaster v.17.0 gold, arcserve r11.5, v10.4.7')).toEqual([]);
     expect(extractModelNumbers('adventure workshop 4th-6th grade')).toEqual([]);

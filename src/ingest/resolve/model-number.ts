@@ -61,7 +61,9 @@ export function isModelNumberLike(code: string): boolean {
   // Bare digit runs of six or more are catalogue numbers (`3741001`, `0101093600`); shorter
   // ones are quantities, years and versions.
   if (!hasLetter) return code.length >= 6;
-  if (UNIT_CODE.test(code) || VERSION_CODE.test(code)) return false;
+  // A measurement's number is short (`500GB`, `1250W`, `10000MAH`); six digits or more before
+  // a unit letter is a catalogue number with a suffix (`301199U`).
+  if ((UNIT_CODE.test(code) && !/^\d{6,}/.test(code)) || VERSION_CODE.test(code)) return false;
   if (STANDARD_CODES.has(code)) return false;
   // Ordinal ranges (`4th-6th` grade) and bare measurements joined by hyphens.
   if (/^(\d+(ST|ND|RD|TH))+$/.test(code)) return false;
@@ -74,13 +76,17 @@ export function isModelNumberLike(code: string): boolean {
 
 /**
  * A small count hyphenated to ordinary words (`2-Line`, `3-in-one`, `2-video`) describes the
- * product; it is not a code. Words in capitals (`CLI-8`) still read as codes.
+ * product; it is not a code. Words in capitals (`CLI-8`) still read as codes. In a title
+ * written all in capitals, case tells nothing, so the order does: a count comes first
+ * (`4-SLICE`, `3-IN-ONE`), a code's letters do (`CLI-8`) — otherwise a retailer upper-casing
+ * its titles would give its listings new model numbers that conflict with the others'.
  */
-function isCountedWord(chunk: string): boolean {
+function isCountedWord(chunk: string, shouted: boolean): boolean {
   const parts = chunk.split(/[-_.]+/);
   if (parts.length < 2) return false;
   const numbers = parts.filter((p) => /\d/.test(p));
   if (numbers.length === 0 || !numbers.every((p) => /^\d{1,2}$/.test(p))) return false;
+  if (shouted) return /^\d{1,2}$/.test(parts[0]!) && parts.some((p) => /^[A-Za-z]{3,}$/.test(p));
   return parts.some((p) => /^[A-Za-z]{3,}$/.test(p) && p !== p.toUpperCase());
 }
 
@@ -98,6 +104,7 @@ export function extractModelNumbers(text: string): string[] {
   const joined = text
     .replace(/\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g, '$1$2')
     .replace(/\b([A-Za-z0-9-]*\d[A-Za-z0-9-]*)#([A-Za-z0-9]{1,6})\b/g, '$1$2');
+  const shouted = !/[a-z]/.test(text);
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
@@ -105,7 +112,7 @@ export function extractModelNumbers(text: string): string[] {
     if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d/i.test(trimmed)) continue;
     // Prices, decimals and version ranges (`1299.99`, `8.0-2004`) are not catalogue numbers.
     if (/^[\d.,$-]+$/.test(trimmed) && /[.,]/.test(trimmed)) continue;
-    if (isCountedWord(trimmed)) continue;
+    if (isCountedWord(trimmed, shouted)) continue;
     const code = normalizeModelNumber(trimmed);
     const hadSeparator = /[-_.]/.test(trimmed);
     if (isModelNumberLike(code)) {

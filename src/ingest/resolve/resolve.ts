@@ -5,6 +5,7 @@
  */
 import { candidatePairs } from './blocking.js';
 import { normalizeBrand } from './brand.js';
+import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
 import { learnMatches } from './learn.js';
@@ -12,7 +13,7 @@ import { FEATURES, scorePair } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
-const DEFAULTS: Required<ResolveOptions> = {
+export const DEFAULTS: Required<ResolveOptions> = {
   threshold: 0.5,
   mutualBestThreshold: 0.25,
   maxBlockSize: 100,
@@ -78,12 +79,39 @@ function mostCommon<T>(values: T[]): T | null {
 }
 
 /**
- * Resolves retailer listings into products (one per real-world item, at most one listing
- * per retailer unless the listings are the same item) and links variants into groups.
- * Handles 100,000 records in seconds: candidate generation is blocked on rare keys.
+ * Which previous product id each cluster keeps: the one most of its carried listings came
+ * from. An id goes to one cluster only, the one holding most of its carried listings (ties:
+ * input order), so a listing that left its product never takes the product's id along.
  */
-export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
-  const opts = { ...DEFAULTS, ...options };
+function previousIdsOf(clusters: readonly number[][], carried: Carried): (string | null)[] {
+  const claims: { cluster: number; group: number; count: number }[] = [];
+  clusters.forEach((members, cluster) => {
+    const counts = new Map<number, number>();
+    for (const m of members) {
+      const g = carried.pin[m]!;
+      if (g >= 0) counts.set(g, (counts.get(g) ?? 0) + 1);
+    }
+    for (const [group, count] of counts) claims.push({ cluster, group, count });
+  });
+  claims.sort((a, b) => b.count - a.count || a.cluster - b.cluster || a.group - b.group);
+  const ids: (string | null)[] = clusters.map(() => null);
+  const taken = new Set<number>();
+  for (const c of claims) {
+    if (ids[c.cluster] !== null || taken.has(c.group)) continue;
+    ids[c.cluster] = carried.ids[c.group]!;
+    taken.add(c.group);
+  }
+  return ids;
+}
+
+/**
+ * Candidate pairs with their final match probability: the fixed score, vetted by the weights
+ * learned from this batch. Exported for the evaluation's diagnostics (eval/er.ts).
+ */
+export function scoreCandidates(
+  records: ResolveRecord[],
+  opts: Required<ResolveOptions>,
+): { corpus: Corpus; edges: Edge[]; learned: LearnedModel | null } {
   const corpus = buildCorpus(records);
   const pairs = candidatePairs(corpus, opts);
   const levels = new Uint8Array(pairs.length * FEATURES.length);
@@ -124,7 +152,19 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
       e.probability = hand >= opts.threshold || fitted >= opts.threshold ? hand : Math.min(hand, fitted);
     });
   }
+  return { corpus, edges, learned };
+}
+
+/**
+ * Resolves retailer listings into products (one per real-world item, at most one listing
+ * per retailer unless the listings are the same item) and links variants into groups.
+ * Handles 100,000 records in seconds: candidate generation is blocked on rare keys.
+ */
+export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
+  const opts = { ...DEFAULTS, ...options };
+  const { corpus, edges, learned } = scoreCandidates(records, opts);
   const sameItem = sameItemGroups(corpus);
+  const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
   const { clusters, confidence, matches } = clusterRecords(
     corpus.features.map((f) => f.source),
     sameItem.groups,
@@ -132,6 +172,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
     opts.threshold,
     opts.mutualBestThreshold,
     sameItem.methods,
+    carried,
   );
 
   // Show a brand as some feed spelled it, not in its normalized comparison form.
@@ -146,8 +187,14 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
     confidence: confidence[k]!,
   }));
   order.sort((a, b) => a.members[0]! - b.members[0]!);
+  const previousIds = carried
+    ? previousIdsOf(
+        order.map((o) => o.members),
+        carried,
+      )
+    : null;
   const products: ResolvedProduct[] = [];
-  const forGrouping = order.map(({ members, confidence: conf }) => {
+  const forGrouping = order.map(({ members, confidence: conf }, k) => {
     const fs = members.map((m) => corpus.features[m]!);
     const modelNumber = mostCommon(fs.map((f) => f.primaryModel).filter((m): m is string => m !== null));
     const brand = mostCommon(fs.map((f) => f.brand).filter(Boolean));
@@ -161,6 +208,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
         const x = members.length > 1 ? matches[m]! : { method: 'single_listing' as const, confidence: 1 };
         return { method: x.method, confidence: Math.round(x.confidence * 1000) / 1000 };
       }),
+      ...(previousIds ? { previousId: previousIds[k] ?? null } : {}),
     });
     return { members, modelNumber, brand: display };
   });

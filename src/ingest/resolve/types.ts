@@ -25,6 +25,11 @@ export interface ResolveRecord {
   itemGroupId?: string | null;
   color?: string | null;
   size?: string | null;
+  /**
+   * The product id this listing was on in the previous snapshot. The listing stays on that
+   * product unless new evidence contradicts it (carry.ts), and the product keeps its id.
+   */
+  previousProduct?: string | null;
 }
 
 /** One real-world product: the listings that resolved to it. */
@@ -38,6 +43,12 @@ export interface ResolvedProduct {
   confidence: number;
   /** How each listing (same order as {@link keys}) was joined to the product. */
   matches: ListingMatch[];
+  /**
+   * The previous snapshot's id this product keeps (the product most of its carried listings
+   * were on), null for a new product; absent when the records named no previous products.
+   * Each previous id goes to at most one product.
+   */
+  previousId?: string | null;
 }
 
 /** How one listing was matched to its product: the evidence shown on its offer. */

@@ -27,4 +27,30 @@ describe('describeInterpretation', () => {
   it('shows a price range with dollars', () => {
     expect(describeInterpretation({ price: { min: 200, max: 500 } })).toBe('price=$200–$500');
   });
+
+  it('shows the types considered with confidence and why, at most three', () => {
+    const type = (name: string, confidence: number, matched: string[]) => ({
+      id: name,
+      slug: name.toLowerCase(),
+      name,
+      confidence,
+      matched,
+    });
+    const text = describeInterpretation({
+      product_type: null,
+      types: [
+        type('Humidifier', 0.8234, [
+          'dry → dry air (problems)',
+          'night → bedroom (places)',
+          'kids → children (users)',
+        ]),
+        type('Air purifier', 0.09, ['room → bedroom (places)']),
+        type('Dehumidifier', 0.05, []),
+        type('Space heater', 0.01, ['night → bedtime (needs)']),
+      ],
+    });
+    expect(text).toBe(
+      'types=Humidifier 0.82 (dry → dry air (problems); night → bedroom (places)); Air purifier 0.09 (room → bedroom (places)); Dehumidifier 0.05',
+    );
+  });
 });

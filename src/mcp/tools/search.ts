@@ -60,8 +60,34 @@ export function describeInterpretation(interpretation: Record<string, unknown>):
     .filter(
       ([k, v]) => v !== null && v !== undefined && k !== 'embeddings' && !(Array.isArray(v) && !v.length),
     )
-    .map(([k, v]) => `${k}=${show(v, k === 'price')}`)
+    .map(([k, v]) => `${k}=${k === 'types' && Array.isArray(v) ? showTypes(v) : show(v, k === 'price')}`)
     .join(', ');
+}
+
+/**
+ * "Humidifier 0.82 (dry → dry air (problems); night → bedroom (places)); Air purifier 0.09": the
+ * types considered, most likely first, each with its confidence and the first reasons it
+ * matched; at most three types and two reasons each, so the line stays a line.
+ */
+function showTypes(types: unknown[]): string {
+  return types
+    .slice(0, 3)
+    .map((t) => {
+      const o = (t && typeof t === 'object' ? t : {}) as Record<string, unknown>;
+      const name = typeof o.name === 'string' ? o.name : String(o.slug ?? '?');
+      const confidence = typeof o.confidence === 'number' ? ` ${o.confidence.toFixed(2)}` : '';
+      const why = Array.isArray(o.matched) ? o.matched.slice(0, 2).join('; ') : '';
+      return `${name}${confidence}${why ? ` (${why})` : ''}`;
+    })
+    .join('; ');
+}
+
+/** " (it reads the query as a need for: Dishwasher, Dish rack)": a keyword miss's semantic reading. */
+function suggested(interpretation: unknown): string {
+  const types = (interpretation as { suggestion?: { types?: { name?: unknown }[] } } | undefined)?.suggestion
+    ?.types;
+  const names = Array.isArray(types) ? types.map((t) => t.name).filter((n) => typeof n === 'string') : [];
+  return names.length ? ` (it reads the query as a need for: ${names.join(', ')})` : '';
 }
 
 /** search_products (keyword, with optional filters) and semantic_search (natural language). */
@@ -139,7 +165,7 @@ export function registerSearchTools({ server, client }: ToolContext): void {
             quotaLine(quota),
           ]
         : [
-            `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search.`,
+            `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search${suggested(result.meta.interpretation)}.`,
             quotaLine(quota),
           ];
       return ok(text.filter(Boolean).join('\n'), { products, total, quota });

@@ -10,6 +10,7 @@ interface TextEmbedder {
 }
 
 const BATCH = 64;
+// not perConnection: a snapshot's vectors are kept only once their file exists (until then, null each time)
 const loaded = new WeakMap<Db, VectorMatrix>();
 const building = new Set<string>();
 
@@ -81,5 +82,5 @@ function readSidecar(path: string): VectorMatrix {
   rowids.forEach((r, i) => {
     rowOf[r] = i;
   });
-  return { dims, rowids, data, rowOf };
+  return { dims, rowids, data, rowOf, scales: null };
 }

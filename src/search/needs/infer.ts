@@ -1,4 +1,4 @@
-import { type Db, stmt } from '../../catalog/index.js';
+import { type Db, perConnection, stmt } from '../../catalog/index.js';
 import { dot } from '../dot.js';
 import type { NeedField } from './build.js';
 import { contentWords } from './text.js';
@@ -36,12 +36,12 @@ interface NeedModel {
   cache: Map<string, WordMatch>;
 }
 
-const models = new WeakMap<Db, NeedModel | null>();
+const models = perConnection<NeedModel | null>();
 
 /** The snapshot's need index, loaded once per connection; null for snapshots built without it. */
-function model(db: Db): NeedModel | null {
-  const had = models.get(db);
-  if (had !== undefined) return had;
+const model = (db: Db): NeedModel | null => models(db, '', loadModel);
+
+function loadModel(db: Db): NeedModel | null {
   let m: NeedModel | null = null;
   const exists = stmt(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_needs'").get();
   if (exists) {
@@ -92,7 +92,6 @@ function model(db: Db): NeedModel | null {
       };
     }
   }
-  models.set(db, m);
   return m;
 }
 

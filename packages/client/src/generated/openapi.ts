@@ -475,7 +475,7 @@ export interface operations {
                     /** @description free text */
                     query?: string;
                     /**
-                     * @description keyword (BM25), semantic (vectors within understood constraints) or hybrid (reciprocal rank fusion)
+                     * @description keyword (BM25), semantic (vectors within understood constraints) or hybrid (keyword full matches first, then by meaning and words named)
                      * @default keyword
                      */
                     mode?: "keyword" | "semantic" | "hybrid";

@@ -14,7 +14,7 @@ import {
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
-import { rankKeyword } from '../../../search/index.js';
+import { keywordMiss, rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
@@ -142,6 +142,9 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // search/ ranks the query's matches (the same ranking as POST search in keyword
       // mode); the catalog filters, sorts and pages them
       const ranked = q.q?.trim() ? rankKeyword(db, q.q).map((r) => r.rowid) : undefined;
+      // no product has every word: say so, with the semantic reading of the query
+      const miss = ranked?.length === 0 ? keywordMiss(db, q.q!) : null;
+      if (miss) request.metaExtras.interpretation = miss;
       const { products, documents, page } = listProducts(db, {
         documents: plain,
         ranked,
