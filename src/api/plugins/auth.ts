@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** routes that answer without a key (docs, health, CORS preflights) */
     public?: boolean;
+    /** Cache-Control of the route's successful answers (default `private, max-age=…`) */
+    cacheControl?: string;
   }
 }
 
