@@ -223,6 +223,18 @@ describe('the change feed across publishes (GET /v2/changes)', () => {
     expect((await changes('?limit=100')).data).toEqual(all.data);
   });
 
+  it('tells browsers to revalidate the feed (no-cache, a 304 when nothing changed), not to keep it an hour', async () => {
+    const end = await get(server.url, '/v2/changes?since=now', key);
+    expect(end.status).toBe(200);
+    expect(end.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = end.headers.get('etag') as string;
+    const again = await get(server.url, '/v2/changes?since=now', key, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    // other lists keep their max-age
+    expect((await get(server.url, '/v2/brands', key)).headers.get('cache-control')).toMatch(/max-age=\d+/);
+  });
+
   it("include_product=true carries each product's current document, null for a tombstone", async () => {
     const plain = await changes(`?since=${atStart}&limit=100`);
     const full = await changes(`?since=${atStart}&limit=100&include_product=true`);

@@ -1,9 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/api/index.js';
 import { createKey, startTestServer } from './helpers/access-server.js';
@@ -260,6 +263,43 @@ describe('README and docs example requests', () => {
         });
     });
   }
+
+  // regression: the README's TypeScript client example used a `productId` it never defined
+  it('the README TypeScript client example typechecks and runs against the server as written', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## TypeScript client'));
+    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(code).toContain("from '@shelf/client'");
+    // inside the repository (gitignored), so `@shelf/client` resolves as in a checkout
+    const scratch = join(ROOT, 'test', 'artifacts', `readme-client-${process.pid}`);
+    mkdirSync(scratch, { recursive: true });
+    const file = join(scratch, 'example.ts');
+    writeFileSync(file, code.replace('http://localhost:3000', server.url.replace(/\/$/, '')));
+    try {
+      const config = ts.getParsedCommandLineOfConfigFile(
+        join(ROOT, 'tsconfig.json'),
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: () => {},
+        },
+      );
+      const program = ts.createProgram([file], { ...config?.options, noEmit: true });
+      const errors = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file?.fileName === file)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(errors).toEqual([]);
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), file],
+        { cwd: ROOT, env: { ...process.env, SHELF_API_KEY: secret }, timeout: 60_000 },
+      );
+      expect(stdout).toMatch(/^\d+ products; \d+ requests left this minute$/m);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   for (const e of unique.filter((x): x is McpExample => x.kind === 'mcp')) {
     it(`${e.source} MCP ${e.method} ${e.tool ?? ''} ${JSON.stringify(e.args)} answers without an error`, async () => {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { currentSnapshotPath, exportFilePath } from '../src/catalog/index.js';
+import { createKey } from './helpers/access-server.js';
 import { expectError, expectOk } from './helpers/assertions.js';
 import { get } from './helpers/http.js';
 import { servedFixtureCatalog } from './helpers/served-catalog.js';
@@ -80,6 +81,26 @@ describe('bulk export: shelf export and GET /v2/exports/latest.jsonl.gz', () => 
     // unchanged snapshot: 304 without a body
     const cached = await get(served.server.url, path, key, { 'if-none-match': `"${id}"` });
     expect(cached.status).toBe(304);
+  });
+
+  // regression: a browser (publishable Pro key) got the export but could not read its
+  // Shelf-Changes-Cursor, because CORS did not expose it, so it could not follow the feed
+  it('exposes Shelf-Changes-Cursor to browsers (CORS) on a publishable key from its Origin', async () => {
+    const origin = 'https://shop.example';
+    const { key } = createKey(served.catalog.dataDir, {
+      plan: 'pro',
+      type: 'publishable',
+      origins: [origin],
+    });
+    const r = await fetch(new URL('/v2/exports/latest.jsonl.gz', served.server.url), {
+      headers: { 'x-api-key': key, origin },
+    });
+    await r.arrayBuffer();
+    expect(r.status).toBe(200);
+    expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(r.headers.get('shelf-changes-cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+    const exposed = (r.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
+    expect(exposed).toContain('shelf-changes-cursor');
   });
 
   it('refuses Free and Starter keys with 403 PLAN_REQUIRED in the error envelope', async () => {

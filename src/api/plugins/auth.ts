@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** routes that answer without a key (docs, health, CORS preflights) */
     public?: boolean;
+    /** Cache-Control of the route's successful answers (default `private, max-age=…`) */
+    cacheControl?: string;
   }
 }
 
@@ -34,6 +36,8 @@ export const EXPOSED_HEADERS = [
   'Retry-After',
   'X-Quota-Warning',
   'ETag',
+  // the export's change-feed position: a browser syncing a copy must read it (docs/api.md)
+  'Shelf-Changes-Cursor',
 ].join(', ');
 
 const KEY_IN_TEXT = /\b((?:sk|pk)_shelf_(?:live|test)_)[0-9A-Za-z]+/g;

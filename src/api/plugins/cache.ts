@@ -138,6 +138,8 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | null }>(
   async (app, options) => {
     const maxAge = options.maxAge ?? 3600;
+    const cacheControlOf = (request: FastifyRequest) =>
+      request.routeOptions.config?.cacheControl ?? `private, max-age=${maxAge}`;
     const enabled = options.maxEntries !== 0;
     const maxEntries = Math.max(1, options.maxEntries ?? 50_000);
     const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
@@ -246,7 +248,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     app.addHook('preValidation', (request, reply, done) => {
       const entry = request.cacheEntry;
       if (!entry) return done();
-      reply.header('ETag', entry.etag).header('Cache-Control', `private, max-age=${maxAge}`);
+      reply.header('ETag', entry.etag).header('Cache-Control', cacheControlOf(request));
       if (etagMatches(request.headers['if-none-match'], entry.etag)) {
         if (compressible(entry.contentType)) varyOnEncoding(reply);
         return reply.code(304).send();
@@ -307,7 +309,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
           kept = { entry: body, head: body.head, middle, tail: body.tail };
         }
       }
-      reply.header('ETag', etag).header('Cache-Control', `private, max-age=${maxAge}`);
+      reply.header('ETag', etag).header('Cache-Control', cacheControlOf(request));
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return '';

@@ -2,6 +2,7 @@ import { type Db, documentDictionary, packDocument, packText, storeDictionary } 
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
+import { commonTitlePrefix } from '../resolve/index.js';
 import type { AssembledProduct } from './assemble.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
@@ -208,7 +209,10 @@ function writeGroups(
         ? [first.brand.name, first.seriesName, group.baseModel, first.type?.name].filter(Boolean).join(' ')
         : null) ??
       group.seriesName ??
-      commonWordPrefix(members.map((m) => m.name)) ??
+      commonTitlePrefix(
+        members.map((m) => m.name),
+        2,
+      ) ??
       first.name;
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
@@ -272,19 +276,6 @@ function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
     for (const i of target.productIndexes) owner.set(i, target);
   }
   return merged.filter((g) => g.productIndexes.length > 0);
-}
-
-/** The words all names start with, when that says something (two words or more). */
-function commonWordPrefix(names: string[]): string | null {
-  const split = names.map((n) => n.split(/\s+/));
-  const first = split[0] ?? [];
-  let n = 0;
-  while (n < first.length && split.every((w) => w[n]?.toLowerCase() === first[n]?.toLowerCase())) n++;
-  const prefix = first
-    .slice(0, n)
-    .join(' ')
-    .replace(/[\s,(-]+$/, '');
-  return n >= 2 && prefix ? prefix : null;
 }
 
 const compareIds = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

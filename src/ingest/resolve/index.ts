@@ -33,3 +33,4 @@ export type {
   ResolveResult,
   VariantGroup,
 } from './types.js';
+export { commonTitlePrefix } from './variants.js';

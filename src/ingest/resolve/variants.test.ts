@@ -46,6 +46,24 @@ describe('variantGroups', () => {
     expect(groups[0]!.seriesName).toBe('Acme Tee');
   });
 
+  // regression: groups were named "5 in. Bookshelf Speakers in" and "14 in. Chromebook in"
+  it('does not end a group name on the connective before the part its variants differ in', () => {
+    const name = (...titles: string[]) =>
+      variantGroups(
+        titles.map((t) => rec(t, { itemGroupId: 'g' })),
+        titles.map((_, i) => ({ members: [i], modelNumber: null, brand: null })),
+      )[0]?.seriesName;
+    expect(
+      name('5 in. Bookshelf Speakers in Cherry - JBL X1', '5 in. Bookshelf Speakers in Black - JBL X2'),
+    ).toBe('5 in. Bookshelf Speakers');
+    expect(name('Stand Mixer with Bowl and Hook', 'Stand Mixer with Bowl and Whisk')).toBe(
+      'Stand Mixer with Bowl',
+    );
+    expect(name('Air Fryer in - Red', 'Air Fryer in - Blue')).toBe('Air Fryer');
+    // a connective inside the name stays
+    expect(name('Salt and Pepper Mill Black', 'Salt and Pepper Mill White')).toBe('Salt and Pepper Mill');
+  });
+
   it('does not join item groups of different retailers', () => {
     const records = [
       rec('A', { itemGroupId: 'g', source: 'x' }),

@@ -20,8 +20,18 @@ function normalizeValue(v: string | null | undefined): string {
   return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** Word-wise common prefix of the titles, without a trailing separator; null if empty. */
-function commonTitlePrefix(titles: string[]): string | null {
+/**
+ * Words that only join a title's parts: a common prefix that ends on one stopped just before
+ * the part the variants differ in ("5 in. Bookshelf Speakers in Cherry" / "… in Black").
+ */
+const CONNECTIVES = new Set(['in', 'with', 'for', 'and', 'or', 'of', 'by', 'the', 'a', 'an', '&', '+']);
+const TRAILING_SEPARATORS = /[\s\-–,:/|(]+$/;
+
+/**
+ * Word-wise common prefix of the titles (case ignored), without a trailing separator or
+ * connective; null if it is empty or shorter than `minWords` words.
+ */
+export function commonTitlePrefix(titles: string[], minWords = 1): string | null {
   const split = titles.map((t) => t.split(/\s+/).filter(Boolean));
   const first = split[0] ?? [];
   let len = 0;
@@ -31,11 +41,15 @@ function commonTitlePrefix(titles: string[]): string | null {
   ) {
     len++;
   }
-  const prefix = first
-    .slice(0, len)
-    .join(' ')
-    .replace(/[\s\-–,:/|]+$/, '');
-  return prefix.length > 0 ? prefix : null;
+  const words = first.slice(0, len);
+  for (;;) {
+    const last = words.at(-1)?.replace(TRAILING_SEPARATORS, '');
+    if (last === undefined) break;
+    if (last === '' || CONNECTIVES.has(last.toLowerCase())) words.pop();
+    else break;
+  }
+  const prefix = words.join(' ').replace(TRAILING_SEPARATORS, '');
+  return prefix.length > 0 && words.length >= minWords ? prefix : null;
 }
 
 /**

@@ -38,6 +38,8 @@ export const changeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/changes',
     {
+      // a client polls the end of the feed: revalidate every time (a 304 when nothing changed)
+      config: { cacheControl: 'private, no-cache' },
       schema: {
         tags: ['changes'],
         summary: 'Products added, changed and removed by each publish',
