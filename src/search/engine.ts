@@ -80,9 +80,10 @@ function nameCoverage(db: Db, text: string, rowids: number[]): Map<number, numbe
     .raw()
     .all(JSON.stringify(rowids)) as [number, string][];
   for (const [rowid, name] of rows) {
-    const have = new Set(words(name).map(fold));
+    const nameWords = words(name).map(fold);
+    const have = new Set(nameWords);
     let n = 0;
-    for (const w of query) if (have.has(w) || (w.length >= 3 && [...have].some((x) => x.startsWith(w)))) n++;
+    for (const w of query) if (have.has(w) || (w.length >= 3 && nameWords.some((x) => x.startsWith(w)))) n++;
     out.set(rowid, n / query.length);
   }
   return out;
