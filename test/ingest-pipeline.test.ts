@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentSnapshotPath, storedText } from '../src/catalog/index.js';
+import { currentSnapshotPath, priceIntelligence, priceSeries, storedText } from '../src/catalog/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import { published } from './helpers/demo-data.js';
 import { FIXTURES, fixtureContent } from './helpers/fixture-catalog.js';
@@ -107,7 +107,7 @@ describe('ingest pipeline end to end', () => {
     expect(plan.map((p) => p.detail).join()).toContain('COVERING INDEX offers_product_covering');
   });
 
-  it('re-running the same day is idempotent: same ids, one observation per offer and day', async () => {
+  it('re-running the same day is idempotent: same ids, one observation per offer and price change', async () => {
     await ingest('2026-11-20');
     const first = productIdsByOffer(dataDir);
     const count = () =>
@@ -118,8 +118,21 @@ describe('ingest pipeline end to end', () => {
     await ingest('2026-11-20');
     expect(productIdsByOffer(dataDir)).toEqual(first);
     expect(count().n).toBe(before);
+    // a price that holds adds no row: the series still runs through the new day
     await ingest('2026-11-21');
-    expect(count().n).toBe(before * 2);
+    expect(count().n).toBe(before);
+    writeFileSync(feeds[1]!.path, readFileSync(feeds[1]!.path, 'utf8').replace('949.99 USD', '899.99 USD'));
+    await ingest('2026-11-22');
+    expect(count().n).toBe(before + 1);
+    const dishwasher = published(dataDir, (db) => {
+      const id = db.prepare("SELECT product_id FROM offers WHERE retailer_item_id = 'VM-100'").pluck().get();
+      return {
+        series: priceSeries(db, id as string),
+        history: priceIntelligence(db, id as string, 3)?.history,
+      };
+    });
+    expect(dishwasher.series.cents.length).toBe(3);
+    expect(dishwasher.history?.map((p) => p.date)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
   });
 
   it('keeps product ids when retailers rewrite their titles', async () => {
@@ -154,7 +167,8 @@ describe('ingest pipeline end to end', () => {
     const days = published(dataDir, (db) =>
       db
         .prepare(
-          `SELECT DISTINCT po.day FROM price_observations po JOIN offers o ON o.id = po.offer_id
+          `SELECT DISTINCT date(po.day * 86400, 'unixepoch') AS day FROM price_observations po
+           JOIN offers o ON o.rowid = po.offer_rowid
            JOIN retailers r ON r.id = o.retailer_id WHERE r.slug = 'voltmart'`,
         )
         .all(),
@@ -241,8 +255,10 @@ describe('price history import', () => {
       const rows = published(dataDir, (db) =>
         db
           .prepare(
-            `SELECT po.day, po.price, po.original_price, po.in_stock FROM price_observations po
-             JOIN offers o ON o.id = po.offer_id WHERE o.retailer_item_id = 'NG-1' ORDER BY day`,
+            `SELECT date(po.day * 86400, 'unixepoch') AS day, po.cents / 100.0 AS price,
+               po.original_cents / 100.0 AS original_price, po.in_stock
+             FROM price_observations po
+             JOIN offers o ON o.rowid = po.offer_rowid WHERE o.retailer_item_id = 'NG-1' ORDER BY po.day`,
           )
           .all(),
       );

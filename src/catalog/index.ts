@@ -75,6 +75,7 @@ export {
   signalsFor,
   snapshotDay,
   TREND_THRESHOLD,
+  toCents,
   trendOf,
 } from './price-queries.js';
 export {
@@ -117,6 +118,7 @@ export {
   COMPACT_VERSION,
   catalogMigrations,
   offersByProductIndex,
+  PRICE_CHANGES_VERSION,
 } from './schema.js';
 export {
   catalogDir,

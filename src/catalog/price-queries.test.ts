@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillDaily, priceVerdict } from './price-queries.js';
+import { dayNumber, fillDaily, priceVerdict } from './price-queries.js';
 
 describe('fillDaily', () => {
   const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
     offer_id,
-    day,
+    day: dayNumber(day),
     price,
     in_stock,
   });
@@ -52,7 +52,7 @@ describe('fillDaily, for any observations', () => {
         fc.integer({ min: 0, max: 30 }),
         (raw, extra) => {
           const sorted = [...raw].sort((x, y) => x.at - y.at);
-          const observations = sorted.map((o) => ({ ...o, day: day(o.at) }));
+          const observations = sorted.map((o) => ({ ...o, day: dayNumber(day(o.at)) }));
           const until = (sorted.at(-1)?.at ?? 0) + extra;
           const days = fillDaily(observations, day(until));
           expect(days.map((d) => d.date)).toEqual(

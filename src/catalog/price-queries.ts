@@ -4,7 +4,7 @@ import { round2 } from '../util/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { refsOf } from './ref-cache.js';
-import { COMPACT_VERSION } from './schema.js';
+import { COMPACT_VERSION, PRICE_CHANGES_VERSION } from './schema.js';
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
@@ -19,9 +19,11 @@ const readDay = (db: Db): string =>
   (stmt(db, "SELECT value FROM meta WHERE key = 'day'").pluck().get() as string | undefined) ??
   new Date().toISOString().slice(0, 10);
 
+/** One price observation of an offer: from `day` (a day number, see dayNumber) until its next. */
 export interface Observation {
-  offer_id: string;
-  day: string;
+  /** the offer's rowid (its UUID in snapshots before schema version 8) */
+  offer_id: number | string;
+  day: number;
   price: number;
   in_stock: number;
 }
@@ -51,8 +53,8 @@ function dayName(n: number): string {
 
 /**
  * Daily best prices from offer observations (sorted by day). A price holds until the offer's
- * next observation: ingest records one per offer and day, and imported history only where a
- * price changed. Each day's best is the lowest in-stock price, or the lowest price when no
+ * next observation: the snapshot stores a row only where an offer's price or stock changed
+ * (one per offer and day before schema version 8). Each day's best is the lowest in-stock price, or the lowest price when no
  * retailer had stock. Runs from the first observation (at most ten years back) to `until`.
  */
 export function fillDaily(
@@ -62,11 +64,11 @@ export function fillDaily(
   const first = observations[0];
   if (!first) return [];
   const last = dayNumber(until);
-  const state = new Map<string, { price: number; inStock: boolean }>();
+  const state = new Map<number | string, { price: number; inStock: boolean }>();
   const out: { date: string; price: number }[] = [];
   let i = 0;
-  for (let day = Math.max(dayNumber(first.day), last - 3649); day <= last; day++) {
-    for (let o = observations[i]; o !== undefined && dayNumber(o.day) <= day; o = observations[++i])
+  for (let day = Math.max(first.day, last - 3649); day <= last; day++) {
+    for (let o = observations[i]; o !== undefined && o.day <= day; o = observations[++i])
       state.set(o.offer_id, { price: o.price, inStock: o.in_stock === 1 });
     let bestIn = Number.POSITIVE_INFINITY;
     let bestAny = Number.POSITIVE_INFINITY;
@@ -90,6 +92,9 @@ export interface PriceSeries {
   cents: Int32Array;
 }
 
+/** A price in whole cents, as price_observations stores it since schema version 8. */
+export const toCents = (price: number): number => Math.round(price * 100);
+
 const EMPTY_SERIES: PriceSeries = { first: 0, cents: new Int32Array(0) };
 const MAX_CENTS = 2 ** 31 - 1;
 
@@ -102,7 +107,7 @@ const MAX_CENTS = 2 ** 31 - 1;
 export function encodeSeries(points: readonly { date: string; price: number }[]): Buffer | null {
   const buffer = Buffer.alloc(points.length * 4);
   for (let i = 0; i < points.length; i++) {
-    const cents = Math.round((points[i] as { price: number }).price * 100);
+    const cents = toCents((points[i] as { price: number }).price);
     if (!(cents >= 0 && cents <= MAX_CENTS)) return null;
     buffer.writeInt32LE(cents, i * 4);
   }
@@ -146,13 +151,25 @@ export function observedDailyBest(
   productId: string,
   until: string,
 ): { date: string; price: number }[] {
-  const rows = stmt(
-    db,
-    `SELECT po.offer_id, po.day, po.price, po.in_stock
-     FROM offers o JOIN price_observations po ON po.offer_id = o.id
-     WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`,
-  ).all(productId, until) as Observation[];
+  const rows = stmt(db, observationsSql(db)).all(productId, dayNumber(until)) as (Observation & {
+    retailer_id: string;
+  })[];
   return fillDaily(rows, until);
+}
+
+/**
+ * A product's observations up to a day number (its two parameters), by day: retailer_id,
+ * offer_id, day (a day number), price, in_stock. Snapshots before schema version 8 key them
+ * by UUID and day text (see migrations/008-price-changes.ts).
+ */
+function observationsSql(db: Db): string {
+  return schemaVersion(db) >= PRICE_CHANGES_VERSION
+    ? `SELECT o.retailer_id, po.offer_rowid AS offer_id, po.day, po.cents / 100.0 AS price, po.in_stock
+       FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
+       WHERE o.product_id = ?1 AND po.day <= ?2 ORDER BY po.day`
+    : `SELECT o.retailer_id, po.offer_id, CAST(julianday(po.day) - 2440587.5 AS INTEGER) AS day, po.price, po.in_stock
+       FROM offers o JOIN price_observations po ON po.offer_id = o.id
+       WHERE o.product_id = ?1 AND po.day <= date(?2 * 86400, 'unixepoch') ORDER BY po.day`;
 }
 
 /** The series' days from `from` to `to` (day numbers, inclusive) as points. */
@@ -298,16 +315,13 @@ export function retailerPriceLines(db: Db, productId: string, days: number): Ret
   const until = snapshotDay(db);
   const today = dayNumber(until);
   const from = today - days + 1;
-  const rows = stmt(
-    db,
-    `SELECT o.retailer_id, po.offer_id, po.day, po.price
-     FROM offers o JOIN price_observations po ON po.offer_id = o.id
-     WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`,
-  ).all(productId, until) as { retailer_id: string; offer_id: string; day: string; price: number }[];
+  const rows = stmt(db, observationsSql(db)).all(productId, today) as (Observation & {
+    retailer_id: string;
+  })[];
   const refs = refsOf(db);
   const byRetailer = new Map<
     string,
-    { offers: Map<string, number>; points: { date: string; price: number }[] }
+    { offers: Map<number | string, number>; points: { date: string; price: number }[] }
   >();
   const name = (id: string) => refs.retailer(id)?.name ?? id;
   for (const row of rows) {
@@ -315,12 +329,12 @@ export function retailerPriceLines(db: Db, productId: string, days: number): Ret
     if (!byRetailer.has(key)) byRetailer.set(key, { offers: new Map(), points: [] });
   }
   let i = 0;
-  const start = rows[0] ? Math.max(dayNumber(rows[0].day), from) : today + 1;
+  const start = rows[0] ? Math.max(rows[0].day, from) : today + 1;
   // observations before the window only set the starting price
-  for (let o = rows[i]; o !== undefined && dayNumber(o.day) < start; o = rows[++i])
+  for (let o = rows[i]; o !== undefined && o.day < start; o = rows[++i])
     byRetailer.get(name(o.retailer_id))?.offers.set(o.offer_id, o.price);
   for (let day = start; day <= today; day++) {
-    for (let o = rows[i]; o !== undefined && dayNumber(o.day) <= day; o = rows[++i])
+    for (let o = rows[i]; o !== undefined && o.day <= day; o = rows[++i])
       byRetailer.get(name(o.retailer_id))?.offers.set(o.offer_id, o.price);
     for (const line of byRetailer.values()) {
       if (line.offers.size === 0) continue;

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { openWritable } from '../catalog/index.js';
+import { dayNumber, openWritable, toCents } from '../catalog/index.js';
 import { parsePrice } from './normalize/index.js';
 
 /**
@@ -12,7 +12,8 @@ import { parsePrice } from './normalize/index.js';
  *
  * Staged tables:
  *   rows     — every row naming a retailer, id and date; `problem` is why its price is unusable
- *              (null when usable): such a row is rejected only if its offer exists, as before
+ *              (null when usable): such a row is rejected only if its offer exists, as before.
+ *              Days and prices as price_observations stores them: day numbers and cents.
  *   rejected — rows lacking retailer, id or date
  */
 export interface StagedHistory {
@@ -33,7 +34,7 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
     db.pragma('synchronous = OFF');
     db.exec(`DROP TABLE IF EXISTS rows; DROP TABLE IF EXISTS rejected;
              CREATE TABLE rows (line INTEGER NOT NULL, retailer TEXT NOT NULL, item_id TEXT NOT NULL,
-               day TEXT NOT NULL, price REAL, original_price REAL, in_stock INTEGER, problem TEXT);
+               day INTEGER NOT NULL, cents INTEGER, original_cents INTEGER, in_stock INTEGER, problem TEXT);
              CREATE TABLE rejected (line INTEGER NOT NULL, retailer TEXT NOT NULL, reason TEXT NOT NULL);`);
     const insertRow = db.prepare('INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)');
     const insertRejected = db.prepare('INSERT INTO rejected VALUES (?,?,?)');
@@ -57,8 +58,9 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
         staged.rows++;
         const retailer = record.retailer?.trim() ?? '';
         const id = record.id?.trim() ?? '';
-        const day = record.date?.trim() ?? '';
-        if (!retailer || !id || !/^\d{4}-\d{2}-\d{2}$/.test(day)) {
+        const date = record.date?.trim() ?? '';
+        const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? dayNumber(date) : Number.NaN;
+        if (!retailer || !id || !Number.isFinite(day)) {
           staged.rejected++;
           batch.push([info.lines, retailer, 'history row needs retailer, id and date (YYYY-MM-DD)']);
         } else {
@@ -74,8 +76,8 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
               retailer,
               id,
               day,
-              onSale ? sale.amount : price.amount,
-              onSale ? price.amount : null,
+              toCents(onSale ? sale.amount : price.amount),
+              onSale ? toCents(price.amount) : null,
               IN_STOCK.has(availability) ? 1 : 0,
               null,
             ]);

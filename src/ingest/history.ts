@@ -80,13 +80,13 @@ export async function importHistory(
     // the observations' key, so the rows go into the table at a moving cursor
     report.imported = db
       .prepare(
-        `INSERT OR IGNORE INTO price_observations (offer_id, day, price, original_price, in_stock)
-         SELECT o.id, h.day, h.price, h.original_price, h.in_stock
+        `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
+         SELECT o.rowid, h.day, h.cents, h.original_cents, h.in_stock
          FROM staged.rows h
          JOIN retailers r ON r.slug = h.retailer
          JOIN offers o ON o.retailer_id = r.id AND o.retailer_item_id = h.item_id
          WHERE h.problem IS NULL
-         ORDER BY o.id, h.day, h.line`,
+         ORDER BY o.rowid, h.day, h.line`,
       )
       .run().changes;
     const unknown = `NOT EXISTS (SELECT 1 FROM retailers r JOIN offers o ON o.retailer_id = r.id

@@ -32,7 +32,7 @@ describe('DailyBest, for any observations', () => {
           const points = fillDaily(
             sorted.map((o) => ({
               offer_id: o.offer,
-              day: name(base + o.at),
+              day: base + o.at,
               price: o.price,
               in_stock: o.inStock ? 1 : 0,
             })),

@@ -12,19 +12,27 @@ const MAX_CENTS = 2 ** 31 - 1;
  * Stores every product's daily best price series (see catalog PriceSeries) up to `day`, so
  * price intelligence and signals read one row instead of a year of observations. Runs after
  * the last price observation is written (today's, carried over and imported history).
+ *
+ * The same pass keeps price_observations to one row per change (migrations/008): a row that
+ * repeats its offer's previous price, original price and stock (today's feed price that did
+ * not move, daily rows of an imported history) says nothing the previous row does not, and is
+ * deleted. Returns the number of series written.
  */
 export function writePriceSeries(db: Db, day: string): number {
   const ids = db.prepare('SELECT id FROM products ORDER BY id').pluck().all() as string[];
   const observations = db
     .prepare(
-      `SELECT o.product_id, po.offer_id, po.day, po.price, po.in_stock
-       FROM offers o JOIN price_observations po ON po.offer_id = o.id
+      `SELECT o.product_id, po.offer_rowid, po.day, po.cents, po.original_cents, po.in_stock
+       FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
        WHERE o.product_id IN (SELECT value FROM json_each(?)) AND po.day <= ?
        ORDER BY o.product_id, po.day`,
     )
     .raw();
   const insert = db.prepare('INSERT INTO product_price_series (id, first_day, cents) VALUES (?, ?, ?)');
+  const unchanged = db.prepare('DELETE FROM price_observations WHERE offer_rowid = ? AND day = ?');
   const series = new DailyBest(dayNumber(day));
+  // each offer's last row in this chunk: cents, original cents and stock
+  const previous = new Map<number, [number, number | null, number]>();
   let written = 0;
   const write = (id: string) => {
     const encoded = series.finish();
@@ -36,16 +44,21 @@ export function writePriceSeries(db: Db, day: string): number {
   db.transaction(() => {
     for (let at = 0; at < ids.length; at += CHUNK) {
       let current: string | null = null;
+      previous.clear();
       // read whole (a connection cannot write while a statement iterates), one chunk at a time
-      for (const [productId, offerId, obsDay, price, inStock] of observations.all(
+      for (const [productId, offer, obsDay, cents, originalCents, inStock] of observations.all(
         JSON.stringify(ids.slice(at, at + CHUNK)),
-        day,
-      ) as [string, string, string, number, number][]) {
+        dayNumber(day),
+      ) as [string, number, number, number, number | null, number][]) {
         if (productId !== current) {
           if (current !== null) write(current);
           current = productId;
         }
-        series.add(offerId, dayNumber(obsDay), price, inStock === 1);
+        const last = previous.get(offer);
+        if (last && last[0] === cents && last[1] === originalCents && last[2] === inStock)
+          unchanged.run(offer, obsDay);
+        else previous.set(offer, [cents, originalCents, inStock]);
+        series.add(offer, obsDay, cents / 100, inStock === 1);
       }
       if (current !== null) write(current);
     }
@@ -60,7 +73,7 @@ export function writePriceSeries(db: Db, day: string): number {
  * instead of once per day and offer, straight into cents.
  */
 export class DailyBest {
-  #offers = new Map<string, number>();
+  #offers = new Map<number | string, number>();
   #prices: number[] = [];
   #inStock: boolean[] = [];
   #days: number[] = [];
@@ -70,7 +83,7 @@ export class DailyBest {
 
   constructor(readonly lastDay: number) {}
 
-  add(offerId: string, day: number, price: number, inStock: boolean): void {
+  add(offerId: number | string, day: number, price: number, inStock: boolean): void {
     let slot = this.#offers.get(offerId);
     if (slot === undefined) {
       slot = this.#offers.size;

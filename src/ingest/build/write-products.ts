@@ -1,4 +1,12 @@
-import { type Db, documentDictionary, packDocument, packText, storeDictionary } from '../../catalog/index.js';
+import {
+  type Db,
+  dayNumber,
+  documentDictionary,
+  packDocument,
+  packText,
+  storeDictionary,
+  toCents,
+} from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
@@ -40,7 +48,7 @@ export function writeProducts(
     in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at, gtin, match_method,
     match_confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const insertObservation = db.prepare(
-    'INSERT OR REPLACE INTO price_observations (offer_id, day, price, original_price, in_stock) VALUES (?,?,?,?,?)',
+    'INSERT OR REPLACE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock) VALUES (?,?,?,?,?)',
   );
   const insertListing = db.prepare(
     'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
@@ -134,7 +142,7 @@ export function writeProducts(
       if (!retailerId) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
-      insertOffer.run(
+      const { lastInsertRowid: offerRowid } = insertOffer.run(
         offerId,
         p.id,
         retailerId,
@@ -155,7 +163,13 @@ export function writeProducts(
       );
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)
-        insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
+        insertObservation.run(
+          offerRowid,
+          dayNumber(ctx.day),
+          toCents(o.price),
+          o.originalPrice === null ? null : toCents(o.originalPrice),
+          inStock,
+        );
     }
     for (const l of p.listings) {
       const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);

@@ -1,4 +1,10 @@
-import { catalogMigrations, type Db, migrate } from '../../catalog/index.js';
+import {
+  catalogMigrations,
+  type Db,
+  dayNumber,
+  migrate,
+  PRICE_CHANGES_VERSION,
+} from '../../catalog/index.js';
 import { stableUuid } from '../normalize/index.js';
 import type { Reference } from './reference.js';
 
@@ -39,15 +45,31 @@ export function writeRetailers(db: Db, slugs: Iterable<string>, reference: Refer
 
 /**
  * Copies the previous snapshot's price observations of the offers this one still has, except
- * `day`'s (written fresh by this run): offer ids are stable, so history carries over.
+ * `day`'s (written fresh by this run): offer ids are stable, so history carries over. Offer
+ * rowids are not (each snapshot numbers its offers anew), so rows are matched by offer id.
+ * A snapshot before schema version 8 stores UUIDs, day text and prices (migrations/008);
+ * its rows are converted.
  */
 export function carryPriceHistory(db: Db, previousPath: string, day: string): void {
   db.prepare('ATTACH DATABASE ? AS prev').run(previousPath);
   try {
+    const version = db.pragma('prev.user_version', { simple: true }) as number;
+    // in the order of the observations' key, so the rows go into the table at a moving cursor
     db.prepare(
-      `INSERT OR IGNORE INTO price_observations SELECT * FROM prev.price_observations
-       WHERE offer_id IN (SELECT id FROM offers) AND day <> ?`,
-    ).run(day);
+      version >= PRICE_CHANGES_VERSION
+        ? `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
+           SELECT o.rowid, po.day, po.cents, po.original_cents, po.in_stock
+           FROM prev.price_observations po
+           JOIN prev.offers old ON old.rowid = po.offer_rowid
+           JOIN offers o ON o.id = old.id
+           WHERE po.day <> ? ORDER BY o.rowid, po.day`
+        : `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
+           SELECT o.rowid, CAST(julianday(po.day) - 2440587.5 AS INTEGER),
+                  CAST(round(po.price * 100) AS INTEGER), CAST(round(po.original_price * 100) AS INTEGER),
+                  po.in_stock
+           FROM prev.price_observations po JOIN offers o ON o.id = po.offer_id
+           WHERE po.day <> date(? * 86400, 'unixepoch') ORDER BY o.rowid, po.day`,
+    ).run(dayNumber(day));
   } finally {
     db.exec('DETACH DATABASE prev');
   }
