@@ -1,6 +1,15 @@
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dayNumber, fillDaily, priceVerdict } from './price-queries.js';
+import { type Db, migrate } from './database.js';
+import {
+  dayNumber,
+  fillDaily,
+  observedDailyBest,
+  priceVerdict,
+  retailerPriceLines,
+} from './price-queries.js';
+import { catalogMigrations, PRICE_CHANGES_VERSION } from './schema.js';
 
 describe('fillDaily', () => {
   const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
@@ -155,4 +164,68 @@ describe('priceVerdict', () => {
       ),
     );
   });
+});
+
+describe('price observations, as snapshots of each layout store them', () => {
+  // one product, two retailers; rows only where a price or stock changed
+  const changes = [
+    { offer: 'a', day: '2026-11-01', price: 100, inStock: 1 },
+    { offer: 'b', day: '2026-11-03', price: 80, inStock: 0 },
+    { offer: 'a', day: '2026-11-05', price: 89.99, inStock: 1 },
+    { offer: 'b', day: '2026-11-08', price: 85.5, inStock: 1 },
+  ];
+  const snapshot = (version: number): Db => {
+    const db = new Database(':memory:');
+    migrate(
+      db,
+      catalogMigrations.filter((m) => m.version <= version),
+    );
+    const now = '2026-11-10T00:00:00Z';
+    db.prepare("INSERT INTO meta (key, value) VALUES ('day', '2026-11-10')").run();
+    const retailer = db.prepare('INSERT INTO retailers (id, slug, name, created_at) VALUES (?, ?, ?, ?)');
+    retailer.run('r-a', 'alpha', 'Alpha', now);
+    retailer.run('r-b', 'beta', 'Beta', now);
+    db.prepare('INSERT INTO products (id, slug, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(
+      'p',
+      'p',
+      'P',
+      now,
+      now,
+    );
+    const offer = db.prepare(
+      `INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, first_seen_at, last_seen_at)
+       VALUES (?, 'p', ?, ?, 'P', ?, ?)`,
+    );
+    const rowid = new Map<string, number | bigint>();
+    for (const o of ['a', 'b']) rowid.set(o, offer.run(o, `r-${o}`, o, now, now).lastInsertRowid);
+    for (const c of changes)
+      if (version >= PRICE_CHANGES_VERSION)
+        db.prepare('INSERT INTO price_observations VALUES (?, ?, ?, NULL, ?)').run(
+          rowid.get(c.offer),
+          dayNumber(c.day),
+          Math.round(c.price * 100),
+          c.inStock,
+        );
+      else
+        db.prepare('INSERT INTO price_observations VALUES (?, ?, ?, NULL, ?)').run(
+          c.offer,
+          c.day,
+          c.price,
+          c.inStock,
+        );
+    return db;
+  };
+
+  for (const version of [PRICE_CHANGES_VERSION - 1, PRICE_CHANGES_VERSION])
+    it(`holds each price until its offer's next row (schema version ${version})`, () => {
+      const db = snapshot(version);
+      const best = observedDailyBest(db, 'p', '2026-11-10');
+      expect(best.map((d) => d.price)).toEqual([100, 100, 100, 100, 89.99, 89.99, 89.99, 85.5, 85.5, 85.5]);
+      expect(best[0]?.date).toBe('2026-11-01');
+      const lines = retailerPriceLines(db, 'p', 7);
+      expect(lines.map((l) => l.retailer)).toEqual(['Alpha', 'Beta']);
+      expect(lines[0]?.points.map((p) => p.price)).toEqual([100, 89.99, 89.99, 89.99, 89.99, 89.99, 89.99]);
+      expect(lines[1]?.points.map((p) => p.price)).toEqual([80, 80, 80, 80, 85.5, 85.5, 85.5]);
+      expect(lines[1]?.points[0]?.date).toBe('2026-11-04');
+    });
 });

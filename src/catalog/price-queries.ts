@@ -166,10 +166,10 @@ function observationsSql(db: Db): string {
   return schemaVersion(db) >= PRICE_CHANGES_VERSION
     ? `SELECT o.retailer_id, po.offer_rowid AS offer_id, po.day, po.cents / 100.0 AS price, po.in_stock
        FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
-       WHERE o.product_id = ?1 AND po.day <= ?2 ORDER BY po.day`
+       WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`
     : `SELECT o.retailer_id, po.offer_id, CAST(julianday(po.day) - 2440587.5 AS INTEGER) AS day, po.price, po.in_stock
        FROM offers o JOIN price_observations po ON po.offer_id = o.id
-       WHERE o.product_id = ?1 AND po.day <= date(?2 * 86400, 'unixepoch') ORDER BY po.day`;
+       WHERE o.product_id = ? AND po.day <= date(? * 86400, 'unixepoch') ORDER BY po.day`;
 }
 
 /** The series' days from `from` to `to` (day numbers, inclusive) as points. */
