@@ -126,7 +126,16 @@ describe('read models of a demo catalog', () => {
     const legacyDir = join(root, 'legacy');
     cpSync(join(dataDir, 'catalog'), join(legacyDir, 'catalog'), { recursive: true });
     const legacy = new Database(currentSnapshotPath(legacyDir) as string);
-    legacy.exec('DROP TABLE product_documents; DROP TABLE product_price_series; PRAGMA user_version = 1');
+    // price observations as version 1 stored them: offer UUID, day text, prices (migrations/008)
+    legacy.exec(`DROP TABLE product_documents; DROP TABLE product_price_series;
+      CREATE TABLE v1_observations (offer_id TEXT NOT NULL, day TEXT NOT NULL, price REAL NOT NULL,
+        original_price REAL, in_stock INTEGER NOT NULL, PRIMARY KEY (offer_id, day)) WITHOUT ROWID;
+      INSERT INTO v1_observations
+        SELECT o.id, date(po.day * 86400, 'unixepoch'), po.cents / 100.0, po.original_cents / 100.0, po.in_stock
+        FROM price_observations po JOIN offers o ON o.rowid = po.offer_rowid;
+      DROP TABLE price_observations;
+      ALTER TABLE v1_observations RENAME TO price_observations;
+      PRAGMA user_version = 1`);
     legacy.close();
     await open(dataDir);
     await open(legacyDir);
