@@ -8,9 +8,8 @@ import { sql as changesV6 } from './migrations/006-changes.js';
 import { sql as compactV7 } from './migrations/007-compact.js';
 import { sql as priceChangesV8 } from './migrations/008-price-changes.js';
 
-export { offersByProductIndex } from './migrations/003-offer-reads.js';
 export { COMPACT_VERSION } from './migrations/007-compact.js';
-export { PRICE_CHANGES_VERSION } from './migrations/008-price-changes.js';
+export { offersByProductIndex, PRICE_CHANGES_VERSION } from './migrations/008-price-changes.js';
 
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
