@@ -82,7 +82,8 @@ describe('ingest pipeline end to end', () => {
     const attributes = published(dataDir, (db) =>
       db
         .prepare(
-          'SELECT key, value, numeric_value, unit, role FROM product_attributes WHERE product_id = ? ORDER BY key',
+          `SELECT key, value, numeric_value, unit, role FROM product_attributes
+           WHERE product_rowid = (SELECT rowid FROM products WHERE id = ?) ORDER BY key`,
         )
         .all(dishwasher.id),
     );

@@ -117,8 +117,8 @@ export {
   CATALOG_SCHEMA_VERSION,
   COMPACT_VERSION,
   catalogMigrations,
+  LEAN_VERSION,
   offersByProductIndex,
-  PRICE_CHANGES_VERSION,
 } from './schema.js';
 export {
   catalogDir,

@@ -9,7 +9,7 @@ import {
   priceVerdict,
   retailerPriceLines,
 } from './price-queries.js';
-import { catalogMigrations, PRICE_CHANGES_VERSION } from './schema.js';
+import { catalogMigrations, LEAN_VERSION } from './schema.js';
 
 describe('fillDaily', () => {
   const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
@@ -199,7 +199,7 @@ describe('price observations, as snapshots of each layout store them', () => {
     const rowid = new Map<string, number | bigint>();
     for (const o of ['a', 'b']) rowid.set(o, offer.run(o, `r-${o}`, o, now, now).lastInsertRowid);
     for (const c of changes)
-      if (version >= PRICE_CHANGES_VERSION)
+      if (version >= LEAN_VERSION)
         db.prepare('INSERT INTO price_observations VALUES (?, ?, ?, NULL, ?)').run(
           rowid.get(c.offer),
           dayNumber(c.day),
@@ -216,7 +216,7 @@ describe('price observations, as snapshots of each layout store them', () => {
     return db;
   };
 
-  for (const version of [PRICE_CHANGES_VERSION - 1, PRICE_CHANGES_VERSION])
+  for (const version of [LEAN_VERSION - 1, LEAN_VERSION])
     it(`holds each price until its offer's next row (schema version ${version})`, () => {
       const db = snapshot(version);
       const best = observedDailyBest(db, 'p', '2026-11-10');

@@ -4,7 +4,7 @@ import { round2 } from '../util/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { refsOf } from './ref-cache.js';
-import { COMPACT_VERSION, PRICE_CHANGES_VERSION } from './schema.js';
+import { COMPACT_VERSION, LEAN_VERSION } from './schema.js';
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
@@ -160,10 +160,10 @@ export function observedDailyBest(
 /**
  * A product's observations up to a day number (its two parameters), by day: retailer_id,
  * offer_id, day (a day number), price, in_stock. Snapshots before schema version 8 key them
- * by UUID and day text (see migrations/008-price-changes.ts).
+ * by UUID and day text (see migrations/008-lean.ts).
  */
 function observationsSql(db: Db): string {
-  return schemaVersion(db) >= PRICE_CHANGES_VERSION
+  return schemaVersion(db) >= LEAN_VERSION
     ? `SELECT o.retailer_id, po.offer_rowid AS offer_id, po.day, po.cents / 100.0 AS price, po.in_stock
        FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
        WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`
@@ -363,8 +363,13 @@ export function signalsFor(
   ).all(ids) as { id: string; n: number }[];
   const successors = stmt(
     db,
-    `SELECT product_id AS id, related_id FROM relationships
-     WHERE type = 'successor' AND product_id IN (SELECT value FROM json_each(?)) ORDER BY score DESC`,
+    schemaVersion(db) >= LEAN_VERSION
+      ? `SELECT p.id, q.id AS related_id FROM products p
+         JOIN relationships r ON r.product_rowid = p.rowid AND r.type = 'successor'
+         JOIN products q ON q.rowid = r.related_rowid
+         WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY r.score DESC`
+      : `SELECT product_id AS id, related_id FROM relationships
+         WHERE type = 'successor' AND product_id IN (SELECT value FROM json_each(?)) ORDER BY score DESC`,
   ).all(ids) as { id: string; related_id: string }[];
   const inStock = new Map(stock.map((s) => [s.id, s.n]));
   const successorOf = new Map<string, string>();

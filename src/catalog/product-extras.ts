@@ -7,10 +7,11 @@ import type {
   RelationshipItem,
   Relationships,
 } from '../schemas/index.js';
-import { type Db, stmt } from './database.js';
+import { type Db, schemaVersion, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
 import { refsOf } from './ref-cache.js';
+import { LEAN_VERSION } from './schema.js';
 
 /**
  * The other products of a product's group (its variants), by name; legacy ones (tier 3–4)
@@ -34,10 +35,15 @@ export type AttributeRole = (typeof ATTRIBUTE_ROLES)[number];
 
 /** Typed attributes of a product (spec §2.10), optionally of one role. */
 export function attributesOf(db: Db, productId: string, role?: AttributeRole): Attribute[] {
+  // keyed by product rowid since schema version 8 (migrations/008-lean.ts)
+  const product =
+    schemaVersion(db) >= LEAN_VERSION
+      ? 'product_rowid = (SELECT rowid FROM products WHERE id = ?)'
+      : 'product_id = ?';
   const rows = stmt(
     db,
     `SELECT key, value, numeric_value, unit, role FROM product_attributes
-     WHERE product_id = ? AND (? IS NULL OR role = ?)
+     WHERE ${product} AND (? IS NULL OR role = ?)
      ORDER BY CASE role WHEN 'identity' THEN 0 WHEN 'variant' THEN 1 ELSE 2 END, key, value`,
   ).all(productId, role ?? null, role ?? null) as {
     key: string;
@@ -76,9 +82,13 @@ const SIMILAR_FALLBACK = 5;
 export function relationshipsOf(db: Db, productId: string, type: RelationshipType): Relationships {
   const rows = stmt(
     db,
-    `SELECT r.type, p.id, p.name, p.slug, p.image_url, p.current_best_price, b.id AS b_id, b.name AS b_name
-     FROM relationships r JOIN products p ON p.id = r.related_id LEFT JOIN brands b ON b.id = p.brand_id
-     WHERE r.product_id = ? ORDER BY r.type, r.score DESC, p.name`,
+    schemaVersion(db) >= LEAN_VERSION
+      ? `SELECT r.type, p.id, p.name, p.slug, p.image_url, p.current_best_price, b.id AS b_id, b.name AS b_name
+         FROM relationships r JOIN products p ON p.rowid = r.related_rowid LEFT JOIN brands b ON b.id = p.brand_id
+         WHERE r.product_rowid = (SELECT rowid FROM products WHERE id = ?) ORDER BY r.type, r.score DESC, p.name`
+      : `SELECT r.type, p.id, p.name, p.slug, p.image_url, p.current_best_price, b.id AS b_id, b.name AS b_name
+         FROM relationships r JOIN products p ON p.id = r.related_id LEFT JOIN brands b ON b.id = p.brand_id
+         WHERE r.product_id = ? ORDER BY r.type, r.score DESC, p.name`,
   ).all(productId) as (Record<string, unknown> & { type: string })[];
   const byType = new Map<string, RelationshipItem[]>();
   for (const row of rows) {

@@ -6,10 +6,10 @@ import { sql as nameKeysV4 } from './migrations/004-name-keys.js';
 import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
 import { sql as changesV6 } from './migrations/006-changes.js';
 import { sql as compactV7 } from './migrations/007-compact.js';
-import { sql as priceChangesV8 } from './migrations/008-price-changes.js';
+import { sql as leanV8 } from './migrations/008-lean.js';
 
 export { COMPACT_VERSION } from './migrations/007-compact.js';
-export { offersByProductIndex, PRICE_CHANGES_VERSION } from './migrations/008-price-changes.js';
+export { LEAN_VERSION, offersByProductIndex } from './migrations/008-lean.js';
 
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
@@ -20,6 +20,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 5, sql: offerMatchV5 },
   { version: 6, sql: changesV6 },
   { version: 7, sql: compactV7 },
-  { version: 8, sql: priceChangesV8 },
+  { version: 8, sql: leanV8 },
 ];
 export const CATALOG_SCHEMA_VERSION = 8;

@@ -1,4 +1,4 @@
-import { type Db, nameSortKey, perConnection, stmt } from '../catalog/index.js';
+import { type Db, LEAN_VERSION, nameSortKey, perConnection, schemaVersion, stmt } from '../catalog/index.js';
 
 /**
  * The columns filters, facets and sorting need, for every product of a snapshot, held in
@@ -108,7 +108,10 @@ function readSpecValues(db: Db, key: string): SpecValues {
   const v: SpecValues = { text: new Map(), numeric: new Map() };
   for (const [rowid, value, numeric] of stmt(
     db,
-    'SELECT p.rowid, a.value, a.numeric_value FROM product_attributes a JOIN products p ON p.id = a.product_id WHERE a.key = ?',
+    // keyed by product rowid since schema version 8 (catalog migrations/008-lean.ts)
+    schemaVersion(db) >= LEAN_VERSION
+      ? 'SELECT a.product_rowid, a.value, a.numeric_value FROM product_attributes a WHERE a.key = ?'
+      : 'SELECT p.rowid, a.value, a.numeric_value FROM product_attributes a JOIN products p ON p.id = a.product_id WHERE a.key = ?',
   )
     .raw()
     .all(key) as [number, string, number | null][]) {

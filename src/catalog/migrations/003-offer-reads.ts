@@ -6,7 +6,7 @@
  *
  * The migration only drops the old index: ingest creates the index once the offers are
  * written (ingest/run.ts). Since schema version 8 that index is narrow again (see
- * 008-price-changes.ts `offersByProductIndex`). Built from sorted keys, its pages are full and in
+ * 008-lean.ts `offersByProductIndex`). Built from sorted keys, its pages are full and in
  * order; grown row by row during the load, they were half empty and scattered, and reading
  * a product's offers took twice as long (10.5 against 5.0 µs on the 35k demo).
  */

@@ -46,7 +46,8 @@ describe('buildRelationships', () => {
     const of = (id: string, type: string) =>
       db
         .prepare(
-          'SELECT related_id FROM relationships WHERE product_id = ? AND type = ? ORDER BY score DESC, related_id',
+          `SELECT q.id FROM relationships r JOIN products p ON p.rowid = r.product_rowid
+           JOIN products q ON q.rowid = r.related_rowid WHERE p.id = ? AND r.type = ? ORDER BY r.score DESC, q.id`,
         )
         .pluck()
         .all(id, type);

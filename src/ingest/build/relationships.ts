@@ -88,13 +88,15 @@ export function buildRelationships(db: Db, relatedTypes: readonly RelatedTypeDef
   const byId = new Map(nodes.map((n) => [n.id, n]));
   for (const a of db
     .prepare(
-      "SELECT product_id, key, numeric_value FROM product_attributes WHERE role = 'identity' AND numeric_value IS NOT NULL",
+      `SELECT p.id AS product_id, a.key, a.numeric_value FROM product_attributes a
+       JOIN products p ON p.rowid = a.product_rowid WHERE a.role = 'identity' AND a.numeric_value IS NOT NULL`,
     )
     .iterate() as Iterable<{ product_id: string; key: string; numeric_value: number }>)
     byId.get(a.product_id)?.identity.set(a.key, a.numeric_value);
 
   const insert = db.prepare(
-    'INSERT OR IGNORE INTO relationships (product_id, type, related_id, score) VALUES (?,?,?,?)',
+    `INSERT OR IGNORE INTO relationships (product_rowid, type, related_rowid, score)
+     VALUES ((SELECT rowid FROM products WHERE id = ?), ?, (SELECT rowid FROM products WHERE id = ?), ?)`,
   );
   let count = 0;
   const add = (from: string, type: string, to: string, score: number) => {

@@ -54,7 +54,7 @@ export function writeProducts(
     'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
   );
   const insertAttribute = db.prepare(
-    'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
+    'INSERT OR IGNORE INTO product_attributes (product_rowid, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
 
   // in id order: the products, offers and GTINs of one product sit together, and the id
@@ -95,7 +95,7 @@ export function writeProducts(
     const quality = scoreQuality(p, p.type ? ctx.typesWithKnowledge.has(p.type.slug) : false);
     const key = p.modelNumber ? modelKey(p.modelNumber) : null;
 
-    insertProduct.run(
+    const { lastInsertRowid: productRowid } = insertProduct.run(
       p.id,
       p.slug,
       p.name,
@@ -185,7 +185,8 @@ export function writeProducts(
         l.carriedFrom?.lastSeenAt ?? ctx.now,
       );
     }
-    for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
+    for (const a of p.attributes)
+      insertAttribute.run(productRowid, a.key, a.value, a.numericValue, a.unit, a.role);
   }
 }
 

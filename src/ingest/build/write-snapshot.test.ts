@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  catalogMigrations,
-  type Db,
-  dayNumber,
-  migrate,
-  PRICE_CHANGES_VERSION,
-} from '../../catalog/index.js';
+import { catalogMigrations, type Db, dayNumber, LEAN_VERSION, migrate } from '../../catalog/index.js';
 import { carryPriceHistory } from './write-snapshot.js';
 
 const NOW = '2026-11-20T00:00:00Z';
@@ -49,7 +43,7 @@ describe('carryPriceHistory', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('matches rows by offer id, not by rowid, and leaves out the day being written', () => {
-    const previous = snapshot(join(dir, 'prev.db'), PRICE_CHANGES_VERSION, ['a', 'b', 'gone']);
+    const previous = snapshot(join(dir, 'prev.db'), LEAN_VERSION, ['a', 'b', 'gone']);
     const row = previous.prepare('INSERT INTO price_observations VALUES (?, ?, ?, ?, ?)');
     row.run(1, dayNumber('2026-11-18'), 1000, null, 1);
     row.run(2, dayNumber('2026-11-19'), 2000, 2500, 0);
@@ -57,7 +51,7 @@ describe('carryPriceHistory', () => {
     row.run(3, dayNumber('2026-11-19'), 500, null, 1);
     previous.close();
     // this run lists the offers in another order, and no longer has 'gone'
-    const db = snapshot(join(dir, 'next.db'), PRICE_CHANGES_VERSION, ['b', 'a']);
+    const db = snapshot(join(dir, 'next.db'), LEAN_VERSION, ['b', 'a']);
     carryPriceHistory(db, join(dir, 'prev.db'), '2026-11-20');
     expect(carried(db)).toEqual([
       { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },
@@ -67,13 +61,13 @@ describe('carryPriceHistory', () => {
   });
 
   it('converts the rows of a snapshot from before schema version 8 (UUID, day text, prices)', () => {
-    const previous = snapshot(join(dir, 'prev.db'), PRICE_CHANGES_VERSION - 1, ['a', 'b']);
+    const previous = snapshot(join(dir, 'prev.db'), LEAN_VERSION - 1, ['a', 'b']);
     const row = previous.prepare('INSERT INTO price_observations VALUES (?, ?, ?, ?, ?)');
     row.run('a', '2026-11-18', 10.0, null, 1);
     row.run('b', '2026-11-19', 19.99, 24.95, 0);
     row.run('b', '2026-11-20', 18.0, null, 1);
     previous.close();
-    const db = snapshot(join(dir, 'next.db'), PRICE_CHANGES_VERSION, ['b', 'a']);
+    const db = snapshot(join(dir, 'next.db'), LEAN_VERSION, ['b', 'a']);
     carryPriceHistory(db, join(dir, 'prev.db'), '2026-11-20');
     expect(carried(db)).toEqual([
       { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },

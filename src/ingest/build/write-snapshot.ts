@@ -1,10 +1,4 @@
-import {
-  catalogMigrations,
-  type Db,
-  dayNumber,
-  migrate,
-  PRICE_CHANGES_VERSION,
-} from '../../catalog/index.js';
+import { catalogMigrations, type Db, dayNumber, LEAN_VERSION, migrate } from '../../catalog/index.js';
 import { stableUuid } from '../normalize/index.js';
 import type { Reference } from './reference.js';
 
@@ -56,7 +50,7 @@ export function carryPriceHistory(db: Db, previousPath: string, day: string): vo
     const version = db.pragma('prev.user_version', { simple: true }) as number;
     // in the order of the observations' key, so the rows go into the table at a moving cursor
     db.prepare(
-      version >= PRICE_CHANGES_VERSION
+      version >= LEAN_VERSION
         ? `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
            SELECT o.rowid, po.day, po.cents, po.original_cents, po.in_stock
            FROM prev.price_observations po

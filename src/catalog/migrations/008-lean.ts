@@ -1,5 +1,8 @@
 /**
- * Lean price history (issue 20): `price_observations` keyed by integers, one row per change.
+ * A lean snapshot (issue 20): keys that repeat per row are integers, price history is stored
+ * as changes, and the offers' product index is narrow. The answers are the same.
+ *
+ * Price history: `price_observations` keyed by integers, one row per change.
  *
  * - `offer_rowid` is the offer's rowid (offers.rowid, fixed once the snapshot is written: a
  *   snapshot is never vacuumed) instead of its 36-character UUID text.
@@ -15,6 +18,10 @@
  * On the 35k demo the table took 148.5 MB (72 bytes a row); rows are now about 15 bytes.
  * Readers tell the layout by the snapshot's schema version: before version 8 they read the
  * text layout of 001 as before.
+ *
+ * `product_attributes` and `relationships` name products by rowid (products.rowid, as
+ * product_vectors and the FTS table do) instead of by UUID text: 36 bytes a row less, twice
+ * in each relationship and again in the attributes' key index.
  *
  * The offers' product index (`offersByProductIndex`, created by ingest after the load) is
  * narrow again: the covering index of 003 copied every column a product's offers are read
@@ -34,10 +41,34 @@ CREATE TABLE price_observations (
   in_stock INTEGER NOT NULL,
   PRIMARY KEY (offer_rowid, day)
 ) WITHOUT ROWID;
+
+DROP TABLE product_attributes;
+CREATE TABLE product_attributes (
+  product_rowid INTEGER NOT NULL,  -- products.rowid
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  numeric_value REAL,
+  unit TEXT,
+  role TEXT NOT NULL CHECK (role IN ('variant', 'identity', 'spec')),
+  PRIMARY KEY (product_rowid, key, value)
+) WITHOUT ROWID;
+CREATE INDEX product_attributes_key ON product_attributes(key, numeric_value);
+
+DROP TABLE relationships;
+CREATE TABLE relationships (
+  product_rowid INTEGER NOT NULL,  -- products.rowid
+  type TEXT NOT NULL CHECK (type IN ('successor', 'predecessor', 'similar', 'series', 'accessory', 'consumable')),
+  related_rowid INTEGER NOT NULL,  -- products.rowid
+  score REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (product_rowid, type, related_rowid)
+) WITHOUT ROWID;
 `;
 
-/** The first schema version whose price observations are keyed by offer rowid and day number. */
-export const PRICE_CHANGES_VERSION = 8;
+/**
+ * The first schema version whose price observations are keyed by offer rowid and day number,
+ * and whose attributes and relationships by product rowid.
+ */
+export const LEAN_VERSION = 8;
 
 /** Offers by product, built after the bulk load (ingest/run.ts) so its pages are full and in order. */
 export const offersByProductIndex = 'CREATE INDEX IF NOT EXISTS offers_product ON offers(product_id);';
