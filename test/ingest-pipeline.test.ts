@@ -229,6 +229,8 @@ describe('price history import', () => {
           'voltmart,VM-100,2026-11-19,979.99,,out of stock',
           'voltmart,VM-999,2026-11-19,10.00,,in stock',
           'northgate,NG-1,yesterday,10.00,,in stock',
+          'northgate,NG-1,2026-11-17,soon,,in stock',
+          'voltmart,VM-998,2026-11-17,soon,,in stock',
         ].join('\n'),
       );
       const dataDir = join(dir, 'data');
@@ -244,7 +246,14 @@ describe('price history import', () => {
         history: [history],
       });
       expect(report.history).toEqual([
-        { path: history, rows: 6, imported: 3, unknown_offers: 1, rejected: 1, error: null },
+        { path: history, rows: 8, imported: 3, unknown_offers: 2, rejected: 2, error: null },
+      ]);
+      // a row whose price is unusable is rejected when its offer exists, else counted as unknown
+      expect(report.issues.filter((i) => i.file === history).map((i) => [i.line, i.reason])).toEqual([
+        [6, 'history for unknown offer voltmart/VM-999'],
+        [7, 'history row needs retailer, id and date (YYYY-MM-DD)'],
+        [8, expect.stringMatching(/^history price: /)],
+        [9, 'history for unknown offer voltmart/VM-998'],
       ]);
       expect(report.issues).toContainEqual(
         expect.objectContaining({

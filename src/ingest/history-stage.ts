@@ -11,9 +11,14 @@ import { parsePrice } from './normalize/index.js';
  * the snapshot's offers in one statement.
  *
  * Staged tables:
- *   rows     — every row naming a retailer, id and date; `problem` is why its price is unusable
- *              (null when usable): such a row is rejected only if its offer exists, as before.
- *              Days and prices as price_observations stores them: day numbers and cents.
+ *   listings — each retailer + id the file names, once, with its numbers of rows and of rows
+ *              with a problem: the import
+ *              looks each listing's offer up once instead of once per row (a year of prices
+ *              is hundreds of rows per listing)
+ *   rows     — every row naming a retailer, id and date, by its listing; `problem` is why its
+ *              price is unusable (null when usable): such a row is rejected only if its offer
+ *              exists, as before. Days and prices as price_observations stores them: day
+ *              numbers and cents.
  *   rejected — rows lacking retailer, id or date
  */
 export interface StagedHistory {
@@ -32,12 +37,32 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
-    db.exec(`DROP TABLE IF EXISTS rows; DROP TABLE IF EXISTS rejected;
-             CREATE TABLE rows (line INTEGER NOT NULL, retailer TEXT NOT NULL, item_id TEXT NOT NULL,
+    db.exec(`DROP TABLE IF EXISTS listings; DROP TABLE IF EXISTS rows; DROP TABLE IF EXISTS rejected;
+             CREATE TABLE listings (id INTEGER PRIMARY KEY, retailer TEXT NOT NULL, item_id TEXT NOT NULL,
+               rows INTEGER NOT NULL, problems INTEGER NOT NULL);
+             CREATE TABLE rows (line INTEGER NOT NULL, listing INTEGER NOT NULL,
                day INTEGER NOT NULL, cents INTEGER, original_cents INTEGER, in_stock INTEGER, problem TEXT);
              CREATE TABLE rejected (line INTEGER NOT NULL, retailer TEXT NOT NULL, reason TEXT NOT NULL);`);
-    const insertRow = db.prepare('INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)');
+    const insertRow = db.prepare('INSERT INTO rows VALUES (?,?,?,?,?,?,?)');
     const insertRejected = db.prepare('INSERT INTO rejected VALUES (?,?,?)');
+    // retailer → id → [listing number, rows, rows with a problem]
+    const listings = new Map<string, Map<string, [number, number, number]>>();
+    let listingCount = 0;
+    const listingOf = (retailer: string, id: string, problem: boolean): number => {
+      let ids = listings.get(retailer);
+      if (!ids) {
+        ids = new Map();
+        listings.set(retailer, ids);
+      }
+      const known = ids.get(id);
+      if (known) {
+        known[1]++;
+        if (problem) known[2]++;
+        return known[0];
+      }
+      ids.set(id, [++listingCount, 1, problem ? 1 : 0]);
+      return listingCount;
+    };
     const batch: unknown[][] = [];
     const flush = db.transaction((items: unknown[][]) => {
       for (const r of items) (r.length === 3 ? insertRejected : insertRow).run(...r);
@@ -66,15 +91,22 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
         } else {
           const price = parsePrice(record.price ?? '');
           if (!price.ok)
-            batch.push([info.lines, retailer, id, day, null, null, null, `history price: ${price.reason}`]);
+            batch.push([
+              info.lines,
+              listingOf(retailer, id, true),
+              day,
+              null,
+              null,
+              null,
+              `history price: ${price.reason}`,
+            ]);
           else {
             const sale = record.sale_price?.trim() ? parsePrice(record.sale_price, price.currency) : null;
             const onSale = sale?.ok && sale.amount < price.amount;
             const availability = (record.availability ?? 'in stock').trim().toLowerCase().replace(/-/g, '_');
             batch.push([
               info.lines,
-              retailer,
-              id,
+              listingOf(retailer, id, false),
               day,
               toCents(onSale ? sale.amount : price.amount),
               onSale ? toCents(price.amount) : null,
@@ -90,6 +122,11 @@ export async function stageHistory(path: string, stagePath: string): Promise<Sta
       staged.error = (error as Error).message;
     }
     flush(batch.splice(0));
+    const insertListing = db.prepare('INSERT INTO listings VALUES (?,?,?,?,?)');
+    db.transaction(() => {
+      for (const [retailer, ids] of listings)
+        for (const [id, [n, rows, problems]] of ids) insertListing.run(n, retailer, id, rows, problems);
+    })();
     return staged;
   } finally {
     db.close();

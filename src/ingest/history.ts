@@ -76,41 +76,50 @@ export async function importHistory(
   };
   db.prepare('ATTACH DATABASE ? AS staged').run(stagePath);
   try {
-    // a staged row's offer, by the retailer's slug and the retailer's item id; in the order of
-    // the observations' key, so the rows go into the table at a moving cursor
+    // each staged listing's offer (null when this catalog has none), by the retailer's slug
+    // and item id: looked up once per listing, not once per row
+    db.exec(`CREATE TEMP TABLE history_offers (listing INTEGER PRIMARY KEY, offer_rowid INTEGER);
+             INSERT INTO temp.history_offers
+               SELECT l.id, (SELECT o.rowid FROM retailers r JOIN offers o ON o.retailer_id = r.id
+                             WHERE r.slug = l.retailer AND o.retailer_item_id = l.item_id)
+               FROM staged.listings l;`);
+    // in the order of the observations' key, so the rows go into the table at a moving cursor
     report.imported = db
       .prepare(
         `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
-         SELECT o.rowid, h.day, h.cents, h.original_cents, h.in_stock
-         FROM staged.rows h
-         JOIN retailers r ON r.slug = h.retailer
-         JOIN offers o ON o.retailer_id = r.id AND o.retailer_item_id = h.item_id
-         WHERE h.problem IS NULL
-         ORDER BY o.rowid, h.day, h.line`,
+         SELECT k.offer_rowid, h.day, h.cents, h.original_cents, h.in_stock
+         FROM staged.rows h JOIN temp.history_offers k ON k.listing = h.listing
+         WHERE h.problem IS NULL AND k.offer_rowid IS NOT NULL
+         ORDER BY k.offer_rowid, h.day, h.line`,
       )
       .run().changes;
-    const unknown = `NOT EXISTS (SELECT 1 FROM retailers r JOIN offers o ON o.retailer_id = r.id
-                                 WHERE r.slug = h.retailer AND o.retailer_item_id = h.item_id)`;
-    report.unknown_offers = db
-      .prepare(`SELECT count(*) FROM staged.rows h WHERE ${unknown}`)
-      .pluck()
-      .get() as number;
-    report.rejected += db
-      .prepare(`SELECT count(*) FROM staged.rows h WHERE h.problem IS NOT NULL AND NOT ${unknown}`)
-      .pluck()
-      .get() as number;
+    const counts = db
+      .prepare(
+        `SELECT coalesce(sum(CASE WHEN k.offer_rowid IS NULL THEN l.rows END), 0) AS unknown,
+                coalesce(sum(CASE WHEN k.offer_rowid IS NOT NULL THEN l.problems END), 0) AS problems
+         FROM staged.listings l JOIN temp.history_offers k ON k.listing = l.id`,
+      )
+      .get() as { unknown: number; problems: number };
+    report.unknown_offers = counts.unknown;
+    report.rejected += counts.problems;
     // the first problems in line order become warnings, as a row-by-row import would report them
     const room = MAX_WARNINGS - issues.filter((i) => i.file === path).length;
     if (room > 0) {
+      // rows are read only when some have a problem (a clean file skips the scan)
+      const rowProblems =
+        counts.unknown + counts.problems > 0
+          ? `UNION ALL
+             SELECT h.line, l.retailer,
+                    CASE WHEN k.offer_rowid IS NULL THEN 'history for unknown offer ' || l.retailer || '/' || l.item_id
+                         ELSE h.problem END
+             FROM staged.rows h JOIN temp.history_offers k ON k.listing = h.listing
+             JOIN staged.listings l ON l.id = h.listing
+             WHERE h.problem IS NOT NULL OR k.offer_rowid IS NULL`
+          : '';
       const problems = db
         .prepare(
           `SELECT line, retailer, reason FROM (
-             SELECT line, retailer, reason FROM staged.rejected
-             UNION ALL
-             SELECT h.line, h.retailer,
-                    CASE WHEN ${unknown} THEN 'history for unknown offer ' || h.retailer || '/' || h.item_id
-                         ELSE h.problem END
-             FROM staged.rows h WHERE h.problem IS NOT NULL OR ${unknown})
+             SELECT line, retailer, reason FROM staged.rejected ${rowProblems})
            ORDER BY line LIMIT ?`,
         )
         .all(room) as { line: number; retailer: string; reason: string }[];
@@ -124,7 +133,7 @@ export async function importHistory(
         });
     }
   } finally {
-    db.exec('DETACH DATABASE staged');
+    db.exec('DROP TABLE IF EXISTS temp.history_offers; DETACH DATABASE staged');
   }
   if (report.error)
     issues.push({
