@@ -126,7 +126,8 @@ describe('read models of a demo catalog', () => {
     const legacyDir = join(root, 'legacy');
     cpSync(join(dataDir, 'catalog'), join(legacyDir, 'catalog'), { recursive: true });
     const legacy = new Database(currentSnapshotPath(legacyDir) as string);
-    // price observations as version 1 stored them: offer UUID, day text, prices (migrations/008)
+    // price observations, relationships and attributes as version 1 stored them: UUIDs, day
+    // text, prices (migrations/008-lean.ts)
     legacy.exec(`DROP TABLE product_documents; DROP TABLE product_price_series;
       CREATE TABLE v1_observations (offer_id TEXT NOT NULL, day TEXT NOT NULL, price REAL NOT NULL,
         original_price REAL, in_stock INTEGER NOT NULL, PRIMARY KEY (offer_id, day)) WITHOUT ROWID;
@@ -135,6 +136,19 @@ describe('read models of a demo catalog', () => {
         FROM price_observations po JOIN offers o ON o.rowid = po.offer_rowid;
       DROP TABLE price_observations;
       ALTER TABLE v1_observations RENAME TO price_observations;
+      CREATE TABLE v1_relationships (product_id TEXT NOT NULL, type TEXT NOT NULL, related_id TEXT NOT NULL,
+        score REAL NOT NULL DEFAULT 0, PRIMARY KEY (product_id, type, related_id)) WITHOUT ROWID;
+      INSERT INTO v1_relationships SELECT p.id, r.type, q.id, r.score FROM relationships r
+        JOIN products p ON p.rowid = r.product_rowid JOIN products q ON q.rowid = r.related_rowid;
+      DROP TABLE relationships;
+      ALTER TABLE v1_relationships RENAME TO relationships;
+      CREATE TABLE v1_attributes (product_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+        numeric_value REAL, unit TEXT, role TEXT NOT NULL, PRIMARY KEY (product_id, key, value)) WITHOUT ROWID;
+      INSERT INTO v1_attributes SELECT p.id, a.key, a.value, a.numeric_value, a.unit, a.role
+        FROM product_attributes a JOIN products p ON p.rowid = a.product_rowid;
+      DROP TABLE product_attributes;
+      ALTER TABLE v1_attributes RENAME TO product_attributes;
+      CREATE INDEX product_attributes_key ON product_attributes(key, numeric_value);
       PRAGMA user_version = 1`);
     legacy.close();
     await open(dataDir);
