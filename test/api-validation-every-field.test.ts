@@ -93,7 +93,9 @@ describe('a 400 names every invalid field, not only the first', () => {
     await fc.assert(
       fc.asyncProperty(fc.record(BAD_LIST_PARAMS, { requiredKeys: [] }), async (bad) => {
         fc.pre(Object.keys(bad).length > 0);
-        const query = new URLSearchParams(Object.entries(bad).map(([k, v]): [string, string] => [k, String(v)]));
+        const query = new URLSearchParams(
+          Object.entries(bad).map(([k, v]): [string, string] => [k, String(v)]),
+        );
         const r = await get(served.server.url, `/v2/products?${query}`, apiKey);
         expectError(r, 400, 'VALIDATION_ERROR');
         const error = r.body.error as { message: string; details: Detail[] };
