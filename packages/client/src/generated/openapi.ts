@@ -8185,6 +8185,8 @@ export interface operations {
                 include_legacy?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -9267,6 +9269,8 @@ export interface operations {
                 include_legacy?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path: {
