@@ -7656,6 +7656,8 @@ export interface operations {
                                 name: string;
                                 price: number | null;
                                 in_stock: boolean;
+                                /** @description the offer's page at the retailer (null when the feed gave none) */
+                                url: string | null;
                             }[];
                         };
                         meta: {
