@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/api/index.js';
-import { currentSnapshotPath } from '../src/catalog/index.js';
 import { runIngest } from '../src/ingest/index.js';
 import type { ChangeItem } from '../src/schemas/index.js';
 import { startTestServer } from './helpers/access-server.js';
 import { expectOk } from './helpers/assertions.js';
 import { FIXTURES, type FixtureCatalog, fixtureCatalog, fixtureContent } from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
+import { waitUntilServed } from './helpers/served-catalog.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,15 +33,7 @@ describe('timestamps across publishes', () => {
   let brandsBefore: Map<string, string>;
   let changed: ChangeItem[];
 
-  const served = async () => {
-    const want = basename(currentSnapshotPath(catalog.dataDir) ?? '');
-    for (let i = 0; i < 200; i++) {
-      const health = await get(server.url, '/health');
-      if ((health.body as { catalog?: string }).catalog === want) return;
-      await sleep(25);
-    }
-    throw new Error(`the server did not swap to ${want}`);
-  };
+  const served = () => waitUntilServed(server, catalog.dataDir);
   const products = async () => {
     const all = new Map<string, Stamped>();
     for (let cursor: string | null = null; ; ) {
