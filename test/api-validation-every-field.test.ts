@@ -185,3 +185,29 @@ describe('a 400 names every invalid field, not only the first', () => {
     expect(body.error.details[0]?.field).toBe('facets');
   });
 });
+
+/**
+ * Regression: the `fields` pattern backtracked exponentially on spaces before commas
+ * (`a ,a ,a …!`): a query of 90 characters held the event loop for over a minute. With every
+ * field checked (allErrors), patterns also run on values longer than their maxLength.
+ */
+describe('hostile fields values are answered at once', () => {
+  const served = servedFixtureCatalog();
+
+  it('a long list of spaced commas ending in a bad character is a quick 400 on fields', async () => {
+    const key = served.catalog.key('enterprise');
+    for (const value of [
+      `a${' ,a'.repeat(40)}!`,
+      `a${' , a'.repeat(450)} !`,
+      `a${' '.repeat(3000)}!`,
+      `${'ab.cd , '.repeat(900)}!`,
+    ]) {
+      const started = performance.now();
+      const r = await get(served.server.url, `/v2/products?fields=${encodeURIComponent(value)}`, key);
+      expectError(r, 400, 'VALIDATION_ERROR');
+      expect((r.body.error as { details: Detail[] }).details.map((d) => d.field)).toEqual(['fields']);
+      // generous for a loaded machine; the old pattern took minutes
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+  });
+});
