@@ -32,13 +32,8 @@ interface PosFiles {
 }
 
 const NEWLINE = 0x0a;
-
-/** The line of `file` that holds byte `at`. */
-function lineAt(file: Buffer, at: number): { start: number; text: string } {
-  const start = file.lastIndexOf(NEWLINE, at - 1) + 1;
-  const end = file.indexOf(NEWLINE, at);
-  return { start, text: file.toString('utf8', start, end < 0 ? file.length : end) };
-}
+const SPACE = 0x20;
+const GLOSS = Buffer.from(' | ');
 
 /**
  * The synset offsets of `word` in an index file: the file's lines are sorted by lemma in
@@ -49,15 +44,17 @@ function indexOffsets(index: Buffer, word: string): number[] {
   let lo = 0;
   let hi = index.length;
   while (lo < hi) {
-    const { start, text } = lineAt(index, (lo + hi) >>> 1);
-    const lemma = text.startsWith(' ') ? '' : text.slice(0, text.indexOf(' '));
+    const start = index.lastIndexOf(NEWLINE, ((lo + hi) >>> 1) - 1) + 1;
+    const space = index.indexOf(SPACE, start);
+    const lemma = space <= start ? '' : index.toString('utf8', start, space);
+    const next = index.indexOf(NEWLINE, start);
+    const end = next < 0 ? index.length : next;
     if (lemma === word) {
-      const parts = text.trim().split(' ');
+      const parts = index.toString('utf8', start, end).trim().split(' ');
       const count = Number(parts[2]);
       return parts.slice(parts.length - count).map(Number);
     }
-    const next = index.indexOf(NEWLINE, start);
-    if (lemma < word) lo = next < 0 ? index.length : next + 1;
+    if (lemma < word) lo = end + 1;
     else hi = start;
   }
   return [];
@@ -66,9 +63,13 @@ function indexOffsets(index: Buffer, word: string): number[] {
 /** The synset whose line starts at byte `offset` of a data file (the format's own addressing). */
 function synsetAt(data: Buffer, offset: number): Synset | null {
   if (offset < 0 || offset >= data.length || (offset > 0 && data[offset - 1] !== NEWLINE)) return null;
-  const { text } = lineAt(data, offset);
+  // the line up to its gloss (" | …"), which can be longer than the rest and is not read
+  const end = data.indexOf(NEWLINE, offset);
+  const gloss = data.indexOf(GLOSS, offset);
+  const stop = end < 0 ? data.length : end;
+  const text = data.toString('utf8', offset, gloss >= 0 && gloss < stop ? gloss : stop);
   if (!text || text.startsWith(' ')) return null;
-  const parts = text.split(' | ')[0]!.split(' ');
+  const parts = text.split(' ');
   if (Number(parts[0]) !== offset) return null;
   const count = Number.parseInt(parts[3]!, 16);
   const words: string[] = [];
