@@ -7,7 +7,7 @@ import {
   type SearchResult,
   semanticSearch,
 } from '../../../search/index.js';
-import { invalidParam } from '../../errors.js';
+import { checkAll, invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
 import { productSelection } from './fields.js';
@@ -72,12 +72,19 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     async (request, res) => {
       const body = request.body;
       const price = body.filters?.price;
-      if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
-        throw invalidParam('filters.price', 'min must not be greater than max');
-      if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
-        throw invalidParam('pagination', 'give offset or cursor, not both');
       const db = app.catalog().db;
-      const selection = productSelection(db, body.fields, body.format);
+      // every invalid field in one 400, not only the first
+      const [, , selection] = checkAll(
+        () => {
+          if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
+            throw invalidParam('filters.price', 'min must not be greater than max');
+        },
+        () => {
+          if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
+            throw invalidParam('pagination', 'give offset or cursor, not both');
+        },
+        () => productSelection(db, body.fields, body.format),
+      );
       // naming offers in fields asks for them, as on GET /v2/products
       const asked = selection?.offers ? { ...body, include_offers: true } : body;
       return reply(request, res, await advancedSearch(db, engine, asked), body.format, selection);
