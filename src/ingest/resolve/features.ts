@@ -6,6 +6,7 @@
 import { type ModelParts, splitModel } from './base-model.js';
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
+import { extractMeasures, type Measures } from './measures.js';
 import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 import { charNgrams, colorFamilies, colorFamiliesOf, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
@@ -41,6 +42,8 @@ export interface RecordFeatures {
   /** Whether {@link brand} came from the feed rather than from the title. */
   brandStated: boolean;
   edition: Edition;
+  /** Quantities the title states with a unit (measures.ts). */
+  measures: Measures;
   /** Color families from the color field, or else from the title. */
   colors: ReadonlySet<string>;
   /** The stated color and size, lower-case alphanumerics only; '' when not stated. */
@@ -224,6 +227,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       brandStated: stated !== '',
       brandWords: brand.split(' '),
       edition: extractEdition(r.title),
+      measures: extractMeasures(r.title),
       // A title's colors come from its own words (tokenized above), not from joined pairs.
       colors: r.color ? colorFamilies(r.color) : colorFamiliesOf(x.tokens.slice(0, wordsWritten[index]!)),
       colorValue: comparable(r.color),
