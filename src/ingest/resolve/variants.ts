@@ -76,7 +76,9 @@ export function variantGroups(
     }
     if (p.modelNumber) {
       const key = `${normalizeBrand(p.brand)}\u0000${splitModel(p.modelNumber, p.brand).base}`;
-      byBase.set(key, [...(byBase.get(key) ?? []), index]);
+      const list = byBase.get(key);
+      if (list) list.push(index);
+      else byBase.set(key, [index]);
     }
   });
   // Products with the very same model number are not variants of each other (they are
@@ -89,7 +91,9 @@ export function variantGroups(
   const byRoot = new Map<number, number[]>();
   products.forEach((_, i) => {
     const root = find(i);
-    byRoot.set(root, [...(byRoot.get(root) ?? []), i]);
+    const list = byRoot.get(root);
+    if (list) list.push(i);
+    else byRoot.set(root, [i]);
   });
 
   const groups: VariantGroup[] = [];
