@@ -49,6 +49,8 @@ const SUFFIXES: Array<[string, SuffixKind]> = [
 /** A model number split into its base and the variant suffixes stripped from it. */
 export interface ModelParts {
   base: string;
+  /** Letter/digit run pattern of the whole code (`KXTS108W` → `ada`). */
+  shape: string;
   /** Stripped suffixes, outermost last; `values` are the colors a color code may stand for. */
   suffixes: Array<{ code: string; kind: SuffixKind; values: string[] }>;
 }
@@ -107,7 +109,7 @@ function splitModelUncached(model: string, brand?: string | null): ModelParts {
       break;
     }
   }
-  return { base, suffixes };
+  return { base, shape: shape(model), suffixes };
 }
 
 /**
@@ -149,8 +151,15 @@ export function relateModels(
   brandB?: string | null,
 ): ModelRelation {
   if (a === b) return 'same';
-  const pa = splitModel(a, brandA);
-  const pb = splitModel(b, brandB);
+  return relateSplit(a, splitModel(a, brandA), b, splitModel(b, brandB));
+}
+
+/**
+ * {@link relateModels} for codes already split (`pa = splitModel(a, brandA)`): scoring
+ * splits each record's codes once instead of once per candidate pair.
+ */
+export function relateSplit(a: string, pa: ModelParts, b: string, pb: ModelParts): ModelRelation {
+  if (a === b) return 'same';
   if (pa.base === pb.base) {
     for (const x of pa.suffixes) {
       const y = pb.suffixes.find((s) => s.kind === x.kind);
@@ -178,6 +187,6 @@ export function relateModels(
   // series prefix.
   const [short, long] = pa.base.length <= pb.base.length ? [pa.base, pb.base] : [pb.base, pa.base];
   if (short.length >= 4 && /\d/.test(short) && long.includes(short)) return 'compatible';
-  if (lcp >= 2 || shape(a) === shape(b)) return 'conflict';
+  if (lcp >= 2 || pa.shape === pb.shape) return 'conflict';
   return 'unrelated';
 }

@@ -97,9 +97,14 @@ export function clusterRecords(
     if (ra === rb) return;
     const [big, small] = membersOf(ra).length >= membersOf(rb).length ? [ra, rb] : [rb, ra];
     sets.parent[small] = big;
-    members.set(big, [...membersOf(big), ...membersOf(small)]);
+    // Grow the bigger side in place: copying it on every merge is quadratic in cluster size.
+    const joined = members.get(big) ?? [big];
+    for (const x of membersOf(small)) joined.push(x);
+    members.set(big, joined);
     members.delete(small);
-    sourceSets.set(big, new Set([...sourcesOf(big), ...sourcesOf(small)]));
+    const bigSources = sourceSets.get(big) ?? new Set([sources[big]!]);
+    for (const x of sourcesOf(small)) bigSources.add(x);
+    sourceSets.set(big, bigSources);
     sourceSets.delete(small);
     confidence.set(big, Math.min(confidence.get(big) ?? 1, confidence.get(small) ?? 1, p));
     confidence.delete(small);

@@ -3,10 +3,12 @@
  * numbers, brand, edition facts and a TF-IDF title vector. Document frequencies come from
  * the batch being resolved, so rarity is judged against the retailers' own vocabulary.
  */
+import { type ModelParts, splitModel } from './base-model.js';
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
+import { extractMeasures, type Measures } from './measures.js';
 import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
-import { charNgrams, colorFamilies, tokenize } from './tokens.js';
+import { charNgrams, colorFamilies, colorFamiliesOf, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
 import { buildVector, type SparseVector } from './vector.js';
 
@@ -20,22 +22,63 @@ export interface RecordFeatures {
   titleCodes: string[];
   /** Model numbers only found in the description: weaker claims. */
   descCodes: string[];
-  /** Title + description + MPN, upper-case alphanumerics only, to find codes written with spaces. */
-  compactText: string;
+  /** The title codes rarer than {@link GENERIC_CODE_DF}, and each one split by `splitModel`. */
+  rareTitleCodes: string[];
+  rareTitleParts: ModelParts[];
+  /** The description codes rarer than {@link GENERIC_CODE_DF}. */
+  rareDescCodes: ReadonlySet<string>;
+  /**
+   * Title + description + MPN, upper-case alphanumerics only, to find codes written with
+   * spaces. Built on first use ({@link compactTextOf}): few pairs get that far, and
+   * descriptions are long.
+   */
+  compactText: string | null;
   /** The record's best model number: a valid MPN, else its rarest title code. */
   primaryModel: string | null;
+  /** {@link primaryModel} split by `splitModel` when it is rare, else null. */
+  primaryParts: ModelParts | null;
   /** Normalized brand, stated or inferred from the title; '' when unknown. */
   brand: string;
   /** Whether {@link brand} came from the feed rather than from the title. */
   brandStated: boolean;
   edition: Edition;
+  /** Quantities the title states with a unit (measures.ts). */
+  measures: Measures;
   /** Color families from the color field, or else from the title. */
   colors: ReadonlySet<string>;
+  /** The stated color and size, lower-case alphanumerics only; '' when not stated. */
+  colorValue: string;
+  sizeValue: string;
+  /** Stated specs with values in the same comparison form; null when none are stated. */
+  specValues: ReadonlyMap<string, string> | null;
+  productType: string | null;
+  /** The words of {@link brand}. */
+  brandWords: string[];
   vector: SparseVector;
   /** Interned blocking keys (title words and codes). */
   keys: number[];
   gtin: string | null;
   price: number | null;
+  /** The record itself. */
+  record: ResolveRecord;
+}
+
+const NO_CODES: ReadonlySet<string> = new Set();
+
+/** A stated value in comparison form: lower-case alphanumerics only. */
+export function comparable(v: string | null | undefined): string {
+  return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** {@link RecordFeatures.compactText}, built on first use. */
+export function compactTextOf(f: RecordFeatures): string {
+  if (f.compactText === null) {
+    const r = f.record;
+    f.compactText = `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '');
+  }
+  return f.compactText;
 }
 
 /** Corpus-level statistics shared by blocking and scoring. */
@@ -81,6 +124,8 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const m = /^([A-Z]{3,})\d{1,2}$/.exec(code);
     return m !== null && (wordCount.get(m[1]!.toLowerCase()) ?? 0) >= 2;
   };
+  // Before joined words are added: what the title itself says (its colors).
+  const wordsWritten = titleTokens.map((tokens) => tokens.length);
   for (const tokens of titleTokens) {
     const n = tokens.length;
     for (let k = 0; k + 1 < n; k++) {
@@ -157,18 +202,38 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     }
     const stated = normalizeBrand(r.brand);
     const price = typeof r.price === 'number' && r.price > 0 ? r.price : null;
+    const brand = stated || lexicon.infer(r.title);
+    const rare = (c: string) => (codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
+    const rareTitleCodes = x.titleCodes.filter(rare);
+    let specValues: Map<string, string> | null = null;
+    if (r.specs) {
+      specValues = new Map();
+      for (const [key, value] of Object.entries(r.specs)) specValues.set(key, comparable(value));
+    }
     return {
       index,
       source: r.source,
       tokens: x.tokens,
       titleCodes: x.titleCodes,
       descCodes: x.descCodes,
-      compactText: `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`.toUpperCase().replace(/[^A-Z0-9]/g, ''),
+      rareTitleCodes,
+      rareTitleParts: rareTitleCodes.map((c) => splitModel(c, brand)),
+      rareDescCodes: x.descCodes.some(rare) ? new Set(x.descCodes.filter(rare)) : NO_CODES,
+      record: r,
+      compactText: null,
       primaryModel,
-      brand: stated || lexicon.infer(r.title),
+      primaryParts: primaryModel !== null && rare(primaryModel) ? splitModel(primaryModel, brand) : null,
+      brand,
       brandStated: stated !== '',
+      brandWords: brand.split(' '),
       edition: extractEdition(r.title),
-      colors: colorFamilies(r.color || r.title),
+      measures: extractMeasures(r.title),
+      // A title's colors come from its own words (tokenized above), not from joined pairs.
+      colors: r.color ? colorFamilies(r.color) : colorFamiliesOf(x.tokens.slice(0, wordsWritten[index]!)),
+      colorValue: comparable(r.color),
+      sizeValue: comparable(r.size),
+      specValues,
+      productType: r.productType || null,
       vector: buildVector(x.terms, idf),
       keys: x.keys,
       gtin: r.gtin ?? null,

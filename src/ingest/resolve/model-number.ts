@@ -34,6 +34,8 @@ const STANDARD_CODES = new Set([
   '80211AC',
 ]);
 
+const HAS_DIGIT = /\d/;
+
 /** Characters retailers insert inside codes (`PS-LX350H`, `KDL.40`). */
 const SEPARATORS = /[-_.\s]/g;
 
@@ -106,6 +108,8 @@ export function extractModelNumbers(text: string): string[] {
     .replace(/\b([A-Za-z0-9-]*\d[A-Za-z0-9-]*)#([A-Za-z0-9]{1,6})\b/g, '$1$2');
   const shouted = !/[a-z]/.test(text);
   for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
+    // Every model number has a digit (isModelNumberLike), so a chunk without one is a word.
+    if (!HAS_DIGIT.test(chunk)) continue;
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
     // Versions and releases (`v.17.0`, `r11.5`, `v.8by`) name a release, not a product.

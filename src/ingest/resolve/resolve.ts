@@ -9,7 +9,7 @@ import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
 import { learnMatches } from './learn.js';
-import { FEATURES, scorePair } from './score.js';
+import { FEATURES, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
@@ -114,14 +114,21 @@ export function scoreCandidates(
 ): { corpus: Corpus; edges: Edge[]; learned: LearnedModel | null } {
   const corpus = buildCorpus(records);
   const pairs = candidatePairs(corpus, opts);
+  const ends = new Int32Array(pairs.length * 2);
+  pairs.forEach(([i, j], p) => {
+    ends[2 * p] = i;
+    ends[2 * p + 1] = j;
+  });
   const levels = new Uint8Array(pairs.length * FEATURES.length);
   const initial = new Float64Array(pairs.length);
-  const edges: Edge[] = pairs.map(([i, j], p) => {
-    const s = scorePair(records, corpus, i, j);
-    levels.set(s.levels, p * FEATURES.length);
-    initial[p] = s.probability;
-    return { i, j, probability: s.probability, conflict: s.conflict, method: s.method };
-  });
+  const scored = scorePairs(corpus, ends, levels, initial);
+  const edges: Edge[] = pairs.map(([i, j], p) => ({
+    i,
+    j,
+    probability: initial[p]!,
+    conflict: scored.conflict[p] === 1,
+    method: scored.method[p]!,
+  }));
   let learned: LearnedModel | null = null;
   if (opts.learn) {
     const sourceOf = corpus.features.map((f) => f.source);

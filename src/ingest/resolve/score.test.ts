@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCorpus } from './features.js';
-import { scorePair } from './score.js';
+import { FEATURES, scorePair } from './score.js';
 import type { ResolveRecord } from './types.js';
 
 function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>) {
@@ -70,5 +70,17 @@ describe('scorePair', () => {
     expect(diff.conflict).toBe(true);
     expect(same.conflict).toBe(false);
     expect(score({ title: 'Acme Tee', size: 'M' }, { title: 'Acme Tee', size: 'L' }).conflict).toBe(true);
+  });
+
+  it('keeps a similar pair priced four times apart below even odds, and a 16GB / 32GB pair too', () => {
+    const title = 'Acme Wireless Headphones Noise Cancelling';
+    const near = score({ title, price: 100 }, { title: `${title} Black`, price: 110 });
+    const apart = score({ title, price: 100 }, { title: `${title} Black`, price: 400 });
+    expect(apart.probability).toBeLessThan(near.probability);
+    expect(apart.evidence.price).toBeLessThanOrEqual(-1.5);
+    const card = score({ title: 'Acme 16GB microSD Card' }, { title: 'Acme 32GB microSD Card' });
+    expect(card.evidence.measure).toBeLessThan(0);
+    expect(card.levels[FEATURES.findIndex((f) => f.name === 'measure')]).toBe(2);
+    expect(card.conflict).toBe(false);
   });
 });

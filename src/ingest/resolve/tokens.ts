@@ -61,7 +61,10 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of normalizeText(text).matchAll(/[a-z0-9]+(?:\.[0-9]+)*/g)) {
     // `v22` and `22` name the same version, as do `4.0` and `4`.
-    const raw = match[0].replace(/^v\.?(?=\d)/, '').replace(/(\d)(\.0+)+$/, '$1');
+    let raw = match[0];
+    // Most words have neither a leading `v` nor a dot; skip the rewrites for them.
+    if (raw.charCodeAt(0) === 118 /* v */ || raw.includes('.'))
+      raw = raw.replace(/^v\.?(?=\d)/, '').replace(/(\d)(\.0+)+$/, '$1');
     const token = SYNONYMS.get(raw) ?? raw;
     if (!STOPWORDS.has(token)) out.push(token);
   }
@@ -125,8 +128,13 @@ const COLOR_WORDS = new Map<string, string>([
  * variants apart when model numbers do not.
  */
 export function colorFamilies(text: string): Set<string> {
+  return colorFamiliesOf(tokenize(text));
+}
+
+/** {@link colorFamilies} of text already tokenized. */
+export function colorFamiliesOf(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const token of tokenize(text)) {
+  for (const token of tokens) {
     const family = COLOR_WORDS.get(token);
     if (family) out.add(family);
   }

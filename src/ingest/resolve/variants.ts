@@ -6,6 +6,7 @@ import { DisjointSets } from '../../util/index.js';
  */
 import { splitModel } from './base-model.js';
 import { normalizeBrand } from './brand.js';
+import { comparable } from './features.js';
 import type { ResolveRecord, VariantGroup } from './types.js';
 
 /** What {@link variantGroups} needs to know about one resolved product. */
@@ -14,10 +15,6 @@ export interface ProductForGrouping {
   members: number[];
   modelNumber: string | null;
   brand: string | null;
-}
-
-function normalizeValue(v: string | null | undefined): string {
-  return (v ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /**
@@ -76,7 +73,9 @@ export function variantGroups(
     }
     if (p.modelNumber) {
       const key = `${normalizeBrand(p.brand)}\u0000${splitModel(p.modelNumber, p.brand).base}`;
-      byBase.set(key, [...(byBase.get(key) ?? []), index]);
+      const list = byBase.get(key);
+      if (list) list.push(index);
+      else byBase.set(key, [index]);
     }
   });
   // Products with the very same model number are not variants of each other (they are
@@ -89,7 +88,9 @@ export function variantGroups(
   const byRoot = new Map<number, number[]>();
   products.forEach((_, i) => {
     const root = find(i);
-    byRoot.set(root, [...(byRoot.get(root) ?? []), i]);
+    const list = byRoot.get(root);
+    if (list) list.push(i);
+    else byRoot.set(root, [i]);
   });
 
   const groups: VariantGroup[] = [];
@@ -107,7 +108,7 @@ export function variantGroups(
       if (codes.size > 1) dimensions.add(kind);
     }
     for (const field of ['color', 'size'] as const) {
-      const values = new Set(members.map((p) => normalizeValue(records[p.members[0]!]![field])));
+      const values = new Set(members.map((p) => comparable(records[p.members[0]!]![field])));
       values.delete('');
       if (values.size > 1) dimensions.add(field);
     }
@@ -115,7 +116,7 @@ export function variantGroups(
     const specSets = members.map((p) => records[p.members[0]!]!.specs ?? {});
     for (const key of Object.keys(specSets[0] ?? {})) {
       const values = specSets.map((s) => s[key]);
-      if (values.every((v) => v !== undefined) && new Set(values.map(normalizeValue)).size > 1) {
+      if (values.every((v) => v !== undefined) && new Set(values.map(comparable)).size > 1) {
         dimensions.add(key);
       }
     }

@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compareMeasures, extractMeasures } from './measures.js';
+
+const compare = (a: string, b: string) => compareMeasures(extractMeasures(a), extractMeasures(b));
+
+describe('extractMeasures', () => {
+  it('reads quantities with their unit, spelled several ways', () => {
+    const m = extractMeasures('LG 4.0 Cu. Ft. Washer, 27" wide, 1200W, 14.7 Megapixel');
+    expect(m?.get('cuft')).toEqual([4]);
+    expect(m?.get('in')).toEqual([27]);
+    expect(m?.get('w')).toEqual([1200]);
+    expect(m?.get('mp')).toEqual([14.7]);
+  });
+
+  it('does not read "2 in 1" as inches or "w/" as watts', () => {
+    expect(extractMeasures('Punch 5 in 1 Home Design')).toBeNull();
+    expect(extractMeasures('Camera 2 w/ case')).toBeNull();
+  });
+
+  it('never throws and gives finite numbers on any text', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const m = extractMeasures(text);
+        for (const values of m?.values() ?? []) for (const v of values) expect(Number.isFinite(v)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('compareMeasures', () => {
+  it('sees two capacities of one unit as a clash', () => {
+    expect(compare('SanDisk 16GB microSD card', 'SanDisk 32GB microSD card')).toBe(2);
+    expect(compare('Samsung 46" LCD TV', 'Samsung 52 inch LCD TV')).toBe(2);
+  });
+
+  it('lets rounded or truncated figures agree (14.7 / 14 megapixels, 24.7 / 25 cu. ft.)', () => {
+    expect(compare('Canon 14.7 Megapixel camera', 'Canon 14 MP camera')).toBe(1);
+    expect(compare('LG 24.7 Cu. Ft. refrigerator', 'LG 25 cu ft refrigerator')).toBe(1);
+  });
+
+  it('says nothing when the titles share no unit', () => {
+    expect(compare('Drill 18V', 'Drill 2 pack')).toBe(0);
+    expect(compare('Drill', 'Drill 18V')).toBe(0);
+  });
+
+  it('is symmetric', () => {
+    const title = fc.constantFrom('16GB card', '32 GB card', '46" TV', '14.7 MP', '14 megapixels', 'plain');
+    fc.assert(
+      fc.property(title, title, (a, b) => {
+        expect(compare(a, b)).toBe(compare(b, a));
+      }),
+    );
+  });
+});
