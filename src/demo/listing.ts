@@ -100,6 +100,18 @@ const unitRank = (unit: string | null | undefined) => {
   return i >= 0 ? i : SIZE_UNITS.length;
 };
 
+const headlineCache = new WeakMap<DemoProduct['type'], DemoProduct['type']['specs']>();
+
+/** A type's headline specs, sizes first: sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"), ratings such as dBA come after. */
+function headlineSpecs(type: DemoProduct['type']): DemoProduct['type']['specs'] {
+  let specs = headlineCache.get(type);
+  if (!specs) {
+    specs = type.specs.filter((s) => s.headline).sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
+    headlineCache.set(type, specs);
+  }
+  return specs;
+}
+
 /** The type's headline numbers with units ("65"", "24 in.") and headline enum words ("OLED"). */
 function headlines(
   p: DemoProduct,
@@ -109,10 +121,7 @@ function headlines(
   const details: string[] = [];
   const words: string[] = [];
   const sized: [boolean, string][] = [];
-  // sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"); ratings such as dBA come after
-  const specs = [...p.type.specs].sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
-  for (const s of specs) {
-    if (!s.headline) continue;
+  for (const s of headlineSpecs(p.type)) {
     const v = p.specs[s.key];
     if (s.type === 'number' && typeof v === 'number' && s.unit)
       sized.push([unitRank(s.unit) < SIZE_UNITS.length, titleQuantity(v, s.unit, form)]);
