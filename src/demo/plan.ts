@@ -34,6 +34,8 @@ export interface DemoProduct {
 /** A brand's real model-number scheme for a type, from the taxonomy's `model_patterns`. */
 interface ModelScheme {
   regex: RegExp;
+  /** the same regex with group indices (`d`), only for placing encoded groups: indices slow every match */
+  indexed: RegExp;
   example: string;
   /** regex group → the spec it encodes and the code of each value (`model_patterns[].decodes`) */
   decodes: [number, { spec: string; map: Record<string, unknown> }][];
@@ -51,7 +53,8 @@ function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
     )
       .filter(([g, d]) => Number.isInteger(Number(g)) && typeof d?.spec === 'string' && d.map)
       .map(([g, d]) => [Number(g), d] as [number, { spec: string; map: Record<string, unknown> }]);
-    return { regex: new RegExp(p.regex.replace(/^\(\?i\)/, ''), 'di'), example: p.example, decodes };
+    const source = p.regex.replace(/^\(\?i\)/, '');
+    return { regex: new RegExp(source, 'i'), indexed: new RegExp(source, 'di'), example: p.example, decodes };
   } catch {
     return null;
   }
@@ -148,7 +151,7 @@ function encodeSpecs(
       .map(([code]) => code);
     if (!codes.length) continue;
     const code = rnd.pick(codes);
-    const at = scheme.regex.exec(out)?.indices?.[group];
+    const at = scheme.indexed.exec(out)?.indices?.[group];
     if (at) {
       const candidate = out.slice(0, at[0]) + code + out.slice(at[1]);
       if (scheme.regex.test(candidate)) out = candidate;
@@ -185,6 +188,18 @@ export const makeGtin = (rnd: Random): string => {
   const body = `0${rnd.int(10000, 99999)}${rnd.int(10000, 99999)}`;
   return body + gs1CheckDigit(body);
 };
+
+const groupTypes = new WeakMap<ProductTypeDef, ProductTypeDef>();
+
+/** The type without its variant dimensions: what one product group shares (one object per type). */
+function groupTypeOf(type: ProductTypeDef): ProductTypeDef {
+  let g = groupTypes.get(type);
+  if (!g) {
+    g = { ...type, specs: type.specs.filter((s) => !type.variant_dimensions.includes(s.key)) };
+    groupTypes.set(type, g);
+  }
+  return g;
+}
 
 /** The span of quality (0–1) a brand tier's products cover, its lines spread inside it. */
 const TIER_BAND: Record<string, [number, number]> = {
@@ -267,7 +282,7 @@ function addBaseModel(
     if (cordless) fixed.power_source = cordless;
   }
   // variant dimensions (kit, color, width) are chosen per variant below, not drawn for the group
-  const groupType = { ...type, specs: type.specs.filter((s) => !type.variant_dimensions.includes(s.key)) };
+  const groupType = groupTypeOf(type);
   const specs = drawSpecs(groupType, rules, rnd, quality, fixed, { brand: brand.slug, series, tier });
   // a scheme that spells out an enum value (LG's OLED65C3PUA) is only for products with it
   const fits = (s: ModelScheme | null) =>

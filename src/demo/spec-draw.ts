@@ -193,6 +193,42 @@ function keepsRules(
   );
 }
 
+interface TypeShape {
+  byKey: Map<string, SpecDef>;
+  /** spec → the spec (or quality) its position follows */
+  driverOf: Map<string, { driver: string; sign: 1 | -1 }>;
+  /** spec → other numeric specs it may not exceed (max) or fall below (min) */
+  bounds: Map<string, { other: string; side: 'max' | 'min' }[]>;
+}
+const shapes = new WeakMap<ProductTypeDef, WeakMap<object, TypeShape>>();
+const NO_RULES = {};
+
+/** A type's specs by key and its relations as lookups, built once per type and rule set. */
+function shapeOf(type: ProductTypeDef, rules: SpecRulesDef | undefined): TypeShape {
+  let byRules = shapes.get(type);
+  if (!byRules) {
+    byRules = new WeakMap();
+    shapes.set(type, byRules);
+  }
+  const cached = byRules.get(rules ?? NO_RULES);
+  if (cached) return cached;
+  const byKey = new Map(type.specs.map((s) => [s.key, s]));
+  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
+  for (const rel of rules?.relations ?? []) {
+    const driver = rel.increases_with ?? rel.decreases_with;
+    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+    for (const [other, side] of [
+      [rel.at_most, 'max'],
+      [rel.at_least, 'min'],
+    ] as const)
+      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
+  }
+  const shape = { byKey, driverOf, bounds };
+  byRules.set(rules ?? NO_RULES, shape);
+  return shape;
+}
+
 function drawOnce(
   type: ProductTypeDef,
   rules: SpecRulesDef | undefined,
@@ -214,19 +250,7 @@ function drawOnce(
     }
     return entries.every(([k, c]) => satisfies(conditionValue(k, specs, context), c));
   };
-  const byKey = new Map(type.specs.map((s) => [s.key, s]));
-  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
-  // spec → other numeric specs it may not exceed (max) or fall below (min)
-  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
-  for (const rel of rules?.relations ?? []) {
-    const driver = rel.increases_with ?? rel.decreases_with;
-    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
-    for (const [other, side] of [
-      [rel.at_most, 'max'],
-      [rel.at_least, 'min'],
-    ] as const)
-      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
-  }
+  const { byKey, driverOf, bounds } = shapeOf(type, rules);
   const fixedKeys = new Set(Object.keys(fixed));
   Object.assign(specs, fixed);
   const numbers = type.specs.filter((s) => s.type === 'number' && !fixedKeys.has(s.key));
