@@ -121,6 +121,17 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
       for (const key of Object.keys(entry.price?.increases_with ?? {}))
         if (spec(key)?.type !== 'number') problems.push(`${type.slug} price: ${key} is not numeric`);
       for (const [key, table] of Object.entries(entry.price?.factors ?? {})) {
+        if (key === 'series') {
+          // a line's own price step (Weber Spirit, Genesis, Summit): lines some brand has for the type
+          for (const n of Object.keys(table))
+            if (
+              !content.brands.some((b) =>
+                b.lines?.some((l) => l.name === n && l.product_types.includes(type.slug)),
+              )
+            )
+              problems.push(`${type.slug} price: no brand has a ${n} line of the type`);
+          continue;
+        }
         const s = spec(key);
         if (!s) problems.push(`${type.slug} price: no spec ${key}`);
         for (const v of Object.keys(table))

@@ -346,7 +346,16 @@ function addBaseModel(
       if (model !== genBase && usedModels.has(`${brand.slug}:${model}`)) continue;
       usedModels.add(`${brand.slug}:${model}`);
       const all = { ...specs, ...numericVariant(type, variant) };
-      const price = listPrice(type, rules, all, brandFactor, quality, noise * (generation === 2 ? 1.08 : 1));
+      // `series` may carry a price factor of its own (a Weber Summit is no dearer Spirit)
+      const priced = series ? { ...all, series } : all;
+      const price = listPrice(
+        type,
+        rules,
+        priced,
+        brandFactor,
+        quality,
+        noise * (generation === 2 ? 1.08 : 1),
+      );
       // what a variant leaves out (a bare tool has no battery): rules on a variant say which specs do not apply
       let own = specs;
       for (const r of variantRules)
