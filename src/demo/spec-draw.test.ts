@@ -203,31 +203,11 @@ describe('drawSpecs', () => {
   });
 
   it('regression: a total is the sum of its parts (refrigerator fresh food + freezer = total capacity)', () => {
+    const cuFt = (key: string, min: number, max: number, typical: number) =>
+      ({ key, label: key, type: 'number', unit: 'cu ft', range: { min, max, typical, step: 0.1 } }) as const;
     const fridge: ProductTypeDef = {
       ...dishwasher,
-      specs: [
-        {
-          key: 'total',
-          label: 'Total',
-          type: 'number',
-          unit: 'cu ft',
-          range: { min: 10, max: 30, typical: 22, step: 0.1 },
-        },
-        {
-          key: 'fresh',
-          label: 'Fresh',
-          type: 'number',
-          unit: 'cu ft',
-          range: { min: 5, max: 22, typical: 15, step: 0.1 },
-        },
-        {
-          key: 'freezer',
-          label: 'Freezer',
-          type: 'number',
-          unit: 'cu ft',
-          range: { min: 2, max: 10, typical: 7, step: 0.1 },
-        },
-      ],
+      specs: [cuFt('total', 10, 30, 22), cuFt('fresh', 5, 22, 15), cuFt('freezer', 2, 10, 7)],
     };
     const sum = {
       product_type: 'x',
