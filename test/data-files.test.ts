@@ -91,6 +91,20 @@ describe('data files', () => {
     expect(problems).toEqual([]);
   });
 
+  it('enum weights (how common each value is on the shelf) sit on enum specs, one non-negative weight per value, not all 0', () => {
+    const problems: string[] = [];
+    for (const type of content.productTypes)
+      for (const spec of type.specs) {
+        if (!spec.weights) continue;
+        const at = `${type.slug}.${spec.key}`;
+        if (spec.type !== 'enum') problems.push(`${at}: weights on a ${spec.type} spec`);
+        else if (spec.weights.length !== (spec.values ?? []).length)
+          problems.push(`${at}: ${spec.weights.length} weights for ${(spec.values ?? []).length} values`);
+        else if (!spec.weights.some((w) => w > 0)) problems.push(`${at}: all weights are 0`);
+      }
+    expect(problems).toEqual([]);
+  });
+
   it('the range check catches each kind of broken range', () => {
     const spec = (range: SpecDef['range'], type: SpecDef['type'] = 'number'): SpecDef => ({
       key: 'k',

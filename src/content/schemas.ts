@@ -51,6 +51,10 @@ export const SpecDef = Type.Object({
   ]),
   unit: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   values: Type.Optional(Type.Array(Type.String())),
+  /** enum specs: how common each of `values` is on the shelf (one relative weight each; equal when absent) */
+  weights: Type.Optional(Type.Array(Type.Number({ minimum: 0 }), { minItems: 1 })),
+  /** boolean specs: the share of products on the shelf that have the feature (0–1; half when absent) */
+  share: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   aliases: Type.Optional(Type.Array(Type.String())),
   headline: Type.Optional(Type.Boolean()),
   range: Type.Optional(SpecRange),
@@ -258,6 +262,8 @@ export const SpecRulesFile = Type.Array(
               at_most: Type.Optional(Type.String()),
               /** the spec is never below this other numeric spec (surge ≥ running watts) */
               at_least: Type.Optional(Type.String()),
+              /** the spec is the sum of these numeric specs (total capacity = fresh food + freezer; an absent part counts 0) */
+              sum_of: Type.Optional(Type.Array(Type.String(), { minItems: 2 })),
               note: Type.Optional(Type.String()),
             },
             { additionalProperties: false },

@@ -89,26 +89,48 @@ function describe(p: DemoProduct): string {
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 const tsvCell = (v: string) => v.replace(/[\t\r\n]+/g, ' ');
 
-class FeedWriter {
+/**
+ * A file written in large chunks: lines are joined in memory and handed to the stream a
+ * megabyte at a time (a write per history row cost more than computing the row), waiting
+ * for the stream to drain so a demo's 150 MB never sits in memory at once.
+ */
+class ChunkedFile {
   readonly stream: WriteStream;
-  rows = 0;
-  constructor(
-    readonly path: string,
-    readonly format: 'tsv' | 'csv',
-  ) {
+  #chunk = '';
+  constructor(readonly path: string) {
     this.stream = createWriteStream(path);
-    this.write(COLUMNS);
-    this.rows = 0;
   }
-  write(cells: string[]): void {
-    this.rows++;
-    this.stream.write(
-      `${cells.map(this.format === 'csv' ? csvCell : tsvCell).join(this.format === 'csv' ? ',' : '\t')}\n`,
-    );
+  line(text: string): Promise<void> | undefined {
+    this.#chunk += `${text}\n`;
+    return this.#chunk.length >= 1 << 20 ? this.flush() : undefined;
+  }
+  flush(): Promise<void> | undefined {
+    const ok = this.stream.write(this.#chunk);
+    this.#chunk = '';
+    return ok ? undefined : once(this.stream, 'drain').then(() => undefined);
   }
   async close(): Promise<void> {
+    if (this.#chunk) await this.flush();
     this.stream.end();
     await once(this.stream, 'finish');
+  }
+}
+
+class FeedWriter extends ChunkedFile {
+  rows = 0;
+  constructor(
+    path: string,
+    readonly format: 'tsv' | 'csv',
+  ) {
+    super(path);
+    this.line(this.#join(COLUMNS));
+  }
+  #join(cells: string[]): string {
+    return cells.map(this.format === 'csv' ? csvCell : tsvCell).join(this.format === 'csv' ? ',' : '\t');
+  }
+  write(cells: string[]): Promise<void> | undefined {
+    this.rows++;
+    return this.line(this.#join(cells));
   }
 }
 
@@ -142,16 +164,21 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
     }
     return w;
   };
-  const truth = createWriteStream(join(options.outDir, 'ground-truth.csv'));
-  truth.write('retailer,item_id,product_key,group_key,type,brand\n');
+  const truth = new ChunkedFile(join(options.outDir, 'ground-truth.csv'));
+  truth.line('retailer,item_id,product_key,group_key,type,brand');
   const historyPath = historyDays > 0 ? join(options.outDir, 'price-history.csv') : null;
-  const history = historyPath ? createWriteStream(historyPath) : null;
-  history?.write('retailer,id,date,price,sale_price,availability\n');
+  const history = historyPath ? new ChunkedFile(historyPath) : null;
+  history?.line('retailer,id,date,price,sale_price,availability');
   let historyRows = 0;
   let listings = 0;
   const usedIds = new Set<string>();
 
+  const specDefs = new Map(
+    content.productTypes.map((t) => [t.slug, new Map(t.specs.map((s) => [s.key, s]))] as const),
+  );
   for (const p of products) {
+    const defs = specDefs.get(p.type.slug)!;
+    const description = describe(p);
     const sellers = styles.filter((s) => s.categories.length === 0 || s.categories.includes(topOf(p)));
     const pool = sellers.length ? sellers : styles;
     const count = Math.min(pool.length, 1 + Math.floor(rnd.next() ** 1.6 * 6));
@@ -171,10 +198,12 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
         discontinuedFromDay: p.discontinued ? rnd.int(200, 330) : null,
       });
       if (history) {
+        const prefix = `${style.retailer.slug},${itemId},`;
         for (const pt of points) {
-          history.write(
-            `${style.retailer.slug},${itemId},${pt.day},${pt.price.toFixed(2)},${pt.salePrice?.toFixed(2) ?? ''},${pt.inStock ? 'in stock' : 'out of stock'}\n`,
+          const full = history.line(
+            `${prefix}${pt.day},${pt.price.toFixed(2)},${pt.salePrice?.toFixed(2) ?? ''},${pt.inStock ? 'in stock' : 'out of stock'}`,
           );
+          if (full) await full;
           historyRows++;
         }
       }
@@ -185,7 +214,7 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
       const detail = Object.entries(p.specs)
         .filter(() => rnd.chance(0.75))
         .map(([key, value]) => {
-          const def = p.type.specs.find((s) => s.key === key);
+          const def = defs.get(key);
           const name = def?.aliases?.length && rnd.chance(0.5) ? rnd.pick(def.aliases) : (def?.label ?? key);
           return `Specifications:${name.replace(/[:,]/g, ' ')}:${renderSpec(value, def?.unit, style, rnd).replace(/,/g, ' /')}`;
         })
@@ -194,10 +223,10 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
       const color = variantValues.find(([k]) => k === 'color' || k === 'finish')?.[1] ?? '';
       const size = variantValues.find(([k]) => k !== 'color' && k !== 'finish')?.[1] ?? '';
       const domain = style.retailer.domain ?? `${style.retailer.slug}.example`;
-      writerFor(style).write([
+      await writerFor(style).write([
         itemId,
         renderTitle(p, style, rnd),
-        describe(p),
+        description,
         `https://${domain}/p/${itemId}`,
         `https://images.${domain}/${itemId}.jpg`,
         p.discontinued ? '' : `${price.toFixed(2)} USD`,
@@ -213,17 +242,15 @@ export async function generateDemo(options: DemoOptions): Promise<DemoResult> {
         size,
         detail,
       ]);
-      truth.write(`${style.retailer.slug},${itemId},${p.key},${p.groupKey},${p.type.slug},${p.brand.slug}\n`);
+      await truth.line(
+        `${style.retailer.slug},${itemId},${p.key},${p.groupKey},${p.type.slug},${p.brand.slug}`,
+      );
       listings++;
     }
   }
   await Promise.all([...writers.values()].map((w) => w.close()));
-  truth.end();
-  await once(truth, 'finish');
-  if (history) {
-    history.end();
-    await once(history, 'finish');
-  }
+  await truth.close();
+  await history?.close();
   return {
     feeds: [...writers.values()].map((w) => ({
       retailer: w.path

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoDay, priceHistory, saleEvents } from './history.js';
 import { Random } from './random.js';
@@ -45,6 +46,32 @@ describe('demo price history', () => {
       discontinuedFromDay: null,
     });
     expect(Number.isFinite(point?.price)).toBe(true);
+  });
+
+  it('regression: walking only the change days gives the points of a day-by-day walk', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 30, max: 400 }),
+        fc.option(fc.integer({ min: 0, max: 400 })),
+        fc.double({ min: -0.3, max: 0.1, noNaN: true }),
+        (seed, days, discontinuedFromDay, drift) => {
+          const args = {
+            listPrice: 10 + (seed % 3000),
+            drift,
+            retailerFactor: 0.97,
+            events: saleEvents([2025, 2026]),
+            endMs,
+            days,
+            discontinuedFromDay,
+          };
+          expect(priceHistory({ ...args, rnd: new Random(seed) })).toEqual(
+            priceHistory({ ...args, rnd: new Random(seed), everyDay: true }),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('is deterministic for a seed', () => {

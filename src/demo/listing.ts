@@ -100,6 +100,35 @@ const unitRank = (unit: string | null | undefined) => {
   return i >= 0 ? i : SIZE_UNITS.length;
 };
 
+const headlineCache = new WeakMap<DemoProduct['type'], DemoProduct['type']['specs']>();
+
+/** A type's headline specs, sizes first: sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"), ratings such as dBA come after. */
+function headlineSpecs(type: DemoProduct['type']): DemoProduct['type']['specs'] {
+  let specs = headlineCache.get(type);
+  if (!specs) {
+    specs = type.specs.filter((s) => s.headline).sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
+    headlineCache.set(type, specs);
+  }
+  return specs;
+}
+
+/**
+ * A headline enum value as a title shows it. A value that is also a color or finish of the
+ * type ("stainless steel" tub) takes its spec's noun, or "Stainless Steel Dishwasher - White"
+ * would read as two colors: "Stainless Steel Tub Dishwasher - White".
+ */
+function featureWords(
+  type: DemoProduct['type'],
+  spec: DemoProduct['type']['specs'][number],
+  value: string,
+): string {
+  const text = /^[a-z][A-Z]/.test(value) ? value : title(value);
+  const variantValues = Object.values(type.controlled_values ?? {}).flatMap((c) => c.values);
+  if (!variantValues.some((v) => v.toLowerCase() === value.toLowerCase())) return text;
+  const noun = spec.label.split(/\s+/)[0] ?? '';
+  return noun && !text.toLowerCase().includes(noun.toLowerCase()) ? `${text} ${title(noun)}` : text;
+}
+
 /** The type's headline numbers with units ("65"", "24 in.") and headline enum words ("OLED"). */
 function headlines(
   p: DemoProduct,
@@ -109,15 +138,12 @@ function headlines(
   const details: string[] = [];
   const words: string[] = [];
   const sized: [boolean, string][] = [];
-  // sizes lead a title ("24 in.", "25.5 cu. ft.", "20V"); ratings such as dBA come after
-  const specs = [...p.type.specs].sort((a, b) => unitRank(a.unit) - unitRank(b.unit));
-  for (const s of specs) {
-    if (!s.headline) continue;
+  for (const s of headlineSpecs(p.type)) {
     const v = p.specs[s.key];
     if (s.type === 'number' && typeof v === 'number' && s.unit)
       sized.push([unitRank(s.unit) < SIZE_UNITS.length, titleQuantity(v, s.unit, form)]);
     else if (s.type === 'enum' && typeof v === 'string' && v !== 'none' && !/^(other|none|n\/a)$/i.test(v))
-      words.push(/^[a-z][A-Z]/.test(v) ? v : title(v));
+      words.push(featureWords(p.type, s, v));
   }
   // a size leads the title ("65"", "24 in.", "20V"); run times, areas and ratings only go in details
   for (const [isSize, text] of sized) (isSize ? numbers : details).push(text);

@@ -55,6 +55,13 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
               problems.push(`${type.slug} ${where}: brand ${b} does not sell the type`);
           return;
         }
+        if (key === 'tier' && where.endsWith('when')) {
+          const tiers = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
+          for (const t of tiers)
+            if (!['budget', 'mid-range', 'premium', 'luxury'].includes(String(t)))
+              problems.push(`${type.slug} ${where}: no quality tier ${t}`);
+          return;
+        }
         if (key === 'series' && where.endsWith('when')) {
           const names = c !== null && typeof c === 'object' ? [...(c.values ?? []), ...(c.not ?? [])] : [c];
           for (const n of names)
@@ -92,6 +99,14 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
         for (const [k, c] of Object.entries(rule.then)) check(`rule ${i} then`, k, c);
       }
       for (const rel of entry.relations ?? []) {
+        if (rel.sum_of) {
+          for (const part of [rel.spec, ...rel.sum_of])
+            if (spec(part)?.type !== 'number')
+              problems.push(`${type.slug}: sum ${rel.spec} names non-numeric ${part}`);
+          if (rel.increases_with || rel.decreases_with || rel.at_most || rel.at_least)
+            problems.push(`${type.slug}: sum ${rel.spec} also names another relation`);
+          continue;
+        }
         const named = [rel.increases_with, rel.decreases_with, rel.at_most, rel.at_least].filter(Boolean);
         if (named.length !== 1)
           problems.push(`${type.slug}: relation of ${rel.spec} names ${named.length} specs`);
@@ -106,6 +121,17 @@ describe('spec rules data (taxonomy/spec-rules.json)', () => {
       for (const key of Object.keys(entry.price?.increases_with ?? {}))
         if (spec(key)?.type !== 'number') problems.push(`${type.slug} price: ${key} is not numeric`);
       for (const [key, table] of Object.entries(entry.price?.factors ?? {})) {
+        if (key === 'series') {
+          // a line's own price step (Weber Spirit, Genesis, Summit): lines some brand has for the type
+          for (const n of Object.keys(table))
+            if (
+              !content.brands.some((b) =>
+                b.lines?.some((l) => l.name === n && l.product_types.includes(type.slug)),
+              )
+            )
+              problems.push(`${type.slug} price: no brand has a ${n} line of the type`);
+          continue;
+        }
         const s = spec(key);
         if (!s) problems.push(`${type.slug} price: no spec ${key}`);
         for (const v of Object.keys(table))
@@ -168,7 +194,18 @@ describe('planProducts on the real taxonomy', () => {
     const broken: string[] = [];
     for (const p of products)
       for (const rule of rulesOf.get(p.type.slug)?.rules ?? [])
-        if (matches({ ...p.specs, ...p.variant, brand: p.brand.slug, series: p.series }, rule.when))
+        if (
+          matches(
+            {
+              ...p.specs,
+              ...p.variant,
+              brand: p.brand.slug,
+              series: p.series,
+              tier: String(p.brand.profile?.quality_tier ?? 'mid-range'),
+            },
+            rule.when,
+          )
+        )
           for (const [k, c] of Object.entries(rule.then)) {
             // a variant dimension (kit, color, length) is a spec of the listing too
             const raw = p.variant[k] ?? p.specs[k];
@@ -316,6 +353,65 @@ describe('planProducts on the real taxonomy', () => {
       // regression: "Milwaukee M18 20" Corded Electric Hedge Trimmer"
       if (p.specs.power_source !== undefined)
         expect(String(p.specs.power_source), p.key).toMatch(/cordless|battery/i);
+    }
+  });
+
+  it('regression: a model number encodes the specs its scheme decodes (Samsung QN65… is a 65 in TV)', () => {
+    let checked = 0;
+    const off: string[] = [];
+    for (const p of products) {
+      const pattern = p.type.model_patterns?.find((m) => m.brand === p.brand.slug && m.example && m.decodes);
+      if (!pattern) continue;
+      const groups = new RegExp(pattern.regex.replace(/^\(\?i\)/, ''), 'i').exec(p.model);
+      if (!groups) continue;
+      const values: Record<string, unknown> = { ...p.specs, ...p.variant };
+      for (const [g, d] of Object.entries(
+        pattern.decodes as Record<string, { spec: string; map: Record<string, unknown> }>,
+      )) {
+        const value = values[d.spec];
+        // only values the scheme has a code for can be written
+        if (
+          value === undefined ||
+          !Object.values(d.map).some((v) => String(v).toLowerCase() === String(value).toLowerCase())
+        )
+          continue;
+        checked++;
+        const code = groups[Number(g)];
+        if (code === undefined || String(d.map[code]).toLowerCase() !== String(value).toLowerCase())
+          off.push(`${p.model}: ${d.spec}=${String(value)}, code ${code}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(off.slice(0, 10)).toEqual([]);
+  });
+
+  it('regression: budget brands sit low and luxury brands high in a type (Wyze robot vacuums at $980)', () => {
+    const byType = new Map<string, { tier: string; price: number }[]>();
+    for (const p of products) {
+      const list = byType.get(p.type.slug) ?? [];
+      list.push({ tier: String(p.brand.profile?.quality_tier), price: p.listPrice });
+      byType.set(p.type.slug, list);
+    }
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    let compared = 0;
+    let inverted = 0;
+    for (const list of byType.values()) {
+      const budget = list.filter((x) => x.tier === 'budget').map((x) => x.price);
+      const top = list.filter((x) => x.tier === 'premium' || x.tier === 'luxury').map((x) => x.price);
+      if (budget.length < 5 || top.length < 5) continue;
+      compared++;
+      if (median(budget) >= median(top)) inverted++;
+    }
+    expect(compared).toBeGreaterThan(20);
+    expect(inverted).toBe(0);
+  });
+
+  it('regression: refrigerator fresh food and freezer add up to the total capacity', () => {
+    const fridges = products.filter((p) => p.type.slug === 'refrigerator');
+    expect(fridges.length).toBeGreaterThan(20);
+    for (const p of fridges) {
+      const parts = Number(p.specs.fresh_food_capacity) + Number(p.specs.freezer_capacity ?? 0);
+      expect(Number(parts.toFixed(1)), p.key).toBe(p.specs.total_capacity);
     }
   });
 

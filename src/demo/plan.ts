@@ -34,7 +34,11 @@ export interface DemoProduct {
 /** A brand's real model-number scheme for a type, from the taxonomy's `model_patterns`. */
 interface ModelScheme {
   regex: RegExp;
+  /** the same regex with group indices (`d`), only for placing encoded groups: indices slow every match */
+  indexed: RegExp;
   example: string;
+  /** regex group → the spec it encodes and the code of each value (`model_patterns[].decodes`) */
+  decodes: [number, { spec: string; map: Record<string, unknown> }][];
 }
 
 function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
@@ -44,7 +48,13 @@ function schemeOf(type: ProductTypeDef, brand: BrandDef): ModelScheme | null {
   // would print a 87-79mm F3.7 lens, so such brands get the plain code
   if (/\d\s?(mm|GB|TB)\b|\bF\d/i.test(p.example)) return null;
   try {
-    return { regex: new RegExp(p.regex.replace(/^\(\?i\)/, ''), 'i'), example: p.example };
+    const decodes = Object.entries(
+      (p.decodes ?? {}) as Record<string, { spec: string; map: Record<string, unknown> }>,
+    )
+      .filter(([g, d]) => Number.isInteger(Number(g)) && typeof d?.spec === 'string' && d.map)
+      .map(([g, d]) => [Number(g), d] as [number, { spec: string; map: Record<string, unknown> }]);
+    const source = p.regex.replace(/^\(\?i\)/, '');
+    return { regex: new RegExp(source, 'i'), indexed: new RegExp(source, 'di'), example: p.example, decodes };
   } catch {
     return null;
   }
@@ -118,6 +128,47 @@ function variantModel(base: string, code: string, index: number, scheme: ModelSc
   return candidates.find((c) => (c !== base || index === 0) && scheme.regex.test(c)) ?? `${base}${code}`;
 }
 
+/**
+ * A model number that says what the product is where the brand's scheme encodes a spec: a
+ * Samsung QN65… TV is 65 in, a DeWalt …B drill a bare tool, a Samsung …SR refrigerator
+ * stainless. Each decoded group is set to the code of the product's value (one at random when
+ * several codes mean it); a value the scheme has no code for leaves the group as drawn.
+ */
+function encodeSpecs(
+  model: string,
+  scheme: ModelScheme | null,
+  values: Record<string, SpecValue>,
+  rnd: Random,
+): string {
+  if (!scheme?.decodes.length) return model;
+  let out = model;
+  // right to left, so a replacement of another length leaves the earlier groups' places intact
+  for (const [group, { spec, map }] of [...scheme.decodes].sort((a, b) => b[0] - a[0])) {
+    const value = values[spec];
+    if (value === undefined || Array.isArray(value)) continue;
+    const codes = Object.entries(map)
+      .filter(([, v]) => String(v).toLowerCase() === String(value).toLowerCase())
+      .map(([code]) => code);
+    if (!codes.length) continue;
+    const code = rnd.pick(codes);
+    const at = scheme.indexed.exec(out)?.indices?.[group];
+    if (at) {
+      const candidate = out.slice(0, at[0]) + code + out.slice(at[1]);
+      if (scheme.regex.test(candidate)) out = candidate;
+      continue;
+    }
+    // an optional group the drawn number left out (HP's XL): insert the code where the group goes
+    for (let i = out.length; i >= 0; i--) {
+      const candidate = out.slice(0, i) + code + out.slice(i);
+      if (scheme.regex.exec(candidate)?.[group] === code) {
+        out = candidate;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Short code of a variant value in model numbers: "Stainless Steel" → SS, "Queen" → QN. */
 export function variantCode(value: string): string {
   const words = value.match(/[A-Za-z0-9]+/g) ?? ['X'];
@@ -136,6 +187,26 @@ export function variantCode(value: string): string {
 export const makeGtin = (rnd: Random): string => {
   const body = `0${rnd.int(10000, 99999)}${rnd.int(10000, 99999)}`;
   return body + gs1CheckDigit(body);
+};
+
+const groupTypes = new WeakMap<ProductTypeDef, ProductTypeDef>();
+
+/** The type without its variant dimensions: what one product group shares (one object per type). */
+function groupTypeOf(type: ProductTypeDef): ProductTypeDef {
+  let g = groupTypes.get(type);
+  if (!g) {
+    g = { ...type, specs: type.specs.filter((s) => !type.variant_dimensions.includes(s.key)) };
+    groupTypes.set(type, g);
+  }
+  return g;
+}
+
+/** The span of quality (0–1) a brand tier's products cover, its lines spread inside it. */
+const TIER_BAND: Record<string, [number, number]> = {
+  budget: [0, 0.5],
+  'mid-range': [0.15, 0.8],
+  premium: [0.4, 0.95],
+  luxury: [0.6, 1],
 };
 
 const ELECTRONICS =
@@ -185,18 +256,18 @@ function addBaseModel(
   // a line's place among the brand's lines for the type sets the product's quality
   const lines = (brand.lines ?? []).filter((l) => l.product_types.includes(type.slug));
   const lineIndex = pickLine(lines, rnd);
-  const quality =
+  const inBrand =
     lineIndex >= 0
       ? (lineIndex + 0.15 + 0.7 * rnd.next()) / lines.length
       : lines.length
         ? 0.6 * rnd.next()
         : rnd.next();
+  // ... inside the band of the brand's tier: a budget brand's best product is no flagship, a
+  // luxury brand's entry model no bargain (Wyze robot vacuums sit low, Miele dishwashers high)
+  const tier = String(brand.profile?.quality_tier ?? 'mid-range');
+  const [low, high] = TIER_BAND[tier] ?? [0, 1];
+  const quality = low + (high - low) * inBrand;
   const series = lines[lineIndex]?.name ?? '';
-  const model = () => inLine(modelNumber(type, brand, scheme, rnd), series, lines, scheme);
-  let base = model();
-  for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++) base = model();
-  if (usedModels.has(`${brand.slug}:${base}`)) return;
-  usedModels.add(`${brand.slug}:${base}`);
   const platforms = platformsFor(brand, type) ?? [];
   const platform = platforms.length ? rnd.pick(platforms) : null;
   const fixed: Record<string, SpecValue> = {};
@@ -211,10 +282,33 @@ function addBaseModel(
     if (cordless) fixed.power_source = cordless;
   }
   // variant dimensions (kit, color, width) are chosen per variant below, not drawn for the group
-  const groupType = { ...type, specs: type.specs.filter((s) => !type.variant_dimensions.includes(s.key)) };
-  const specs = drawSpecs(groupType, rules, rnd, quality, fixed, { brand: brand.slug, series });
+  const groupType = groupTypeOf(type);
+  const specs = drawSpecs(groupType, rules, rnd, quality, fixed, { brand: brand.slug, series, tier });
+  // a scheme that spells out an enum value (LG's OLED65C3PUA) is only for products with it
+  const fits = (s: ModelScheme | null) =>
+    s &&
+    !type.specs.some(
+      (d) =>
+        d.type === 'enum' &&
+        typeof specs[d.key] === 'string' &&
+        d.values?.some((v) => v !== specs[d.key] && /^[A-Za-z]{3,}$/.test(v) && s.regex.source.includes(v)),
+    )
+      ? s
+      : null;
+  const ownScheme = fits(scheme);
+  const model = () =>
+    encodeSpecs(
+      inLine(modelNumber(type, brand, ownScheme, rnd), series, lines, ownScheme),
+      ownScheme,
+      specs,
+      rnd,
+    );
+  let base = model();
+  for (let n = 0; usedModels.has(`${brand.slug}:${base}`) && n < 5; n++) base = model();
+  if (usedModels.has(`${brand.slug}:${base}`)) return;
+  usedModels.add(`${brand.slug}:${base}`);
   // a variant value must keep the rules the product's specs trigger (an instant camera is body only)
-  const context = { ...specs, brand: brand.slug, series };
+  const context = { ...specs, brand: brand.slug, series, tier };
   const keeps = (dim: string) => {
     const binding = (rules?.rules ?? []).filter((r) => r.then[dim] !== undefined && matches(context, r.when));
     return (value: string) =>
@@ -236,21 +330,36 @@ function addBaseModel(
         /(\d)(\D*)$/,
         (_, d: string, rest: string) => `${(Number(d) + 1) % 10}${rest}`,
       );
-      if (!scheme || scheme.regex.test(bumped)) genBase = bumped;
+      // (a bump of a digit that encodes a spec is undone: that spec did not change)
+      if (!ownScheme || ownScheme.regex.test(bumped)) genBase = encodeSpecs(bumped, ownScheme, specs, rnd);
       if (genBase === base || usedModels.has(`${brand.slug}:${genBase}`)) break;
       usedModels.add(`${brand.slug}:${genBase}`);
     }
     for (const [index, variant] of variantCombos(type, variantDims, rnd, keeps).entries()) {
       const code = Object.values(variant).map(variantCode).join('');
-      const model = variantModel(genBase, code, index, scheme);
+      const model = encodeSpecs(
+        variantModel(genBase, code, index, ownScheme),
+        ownScheme,
+        { ...specs, ...variant },
+        rnd,
+      );
       if (model !== genBase && usedModels.has(`${brand.slug}:${model}`)) continue;
       usedModels.add(`${brand.slug}:${model}`);
       const all = { ...specs, ...numericVariant(type, variant) };
-      const price = listPrice(type, rules, all, brandFactor, quality, noise * (generation === 2 ? 1.08 : 1));
+      // `series` may carry a price factor of its own (a Weber Summit is no dearer Spirit)
+      const priced = series ? { ...all, series } : all;
+      const price = listPrice(
+        type,
+        rules,
+        priced,
+        brandFactor,
+        quality,
+        noise * (generation === 2 ? 1.08 : 1),
+      );
       // what a variant leaves out (a bare tool has no battery): rules on a variant say which specs do not apply
       let own = specs;
       for (const r of variantRules)
-        if (matches({ ...all, brand: brand.slug, series }, r.when))
+        if (matches({ ...all, brand: brand.slug, series, tier }, r.when))
           for (const [k, c] of Object.entries(r.then))
             if (c === null && k in own) {
               if (own === specs) own = { ...specs };

@@ -154,6 +154,77 @@ const rules = JSON.parse(`{
 }`) as SpecRulesDef;
 
 describe('drawSpecs', () => {
+  it('draws enum values as often as their weights say the market sells them, and booleans by their share', () => {
+    const type: ProductTypeDef = {
+      ...dishwasher,
+      specs: [
+        {
+          key: 'kind',
+          label: 'Kind',
+          type: 'enum',
+          values: ['built-in', 'portable', 'drawer'],
+          weights: [90, 7, 3],
+        },
+        { key: 'wifi', label: 'Wi-Fi', type: 'boolean', share: 0.9 },
+        { key: 'plain', label: 'Plain', type: 'enum', values: ['a', 'b'] },
+      ],
+    };
+    const rnd = new Random(11);
+    const n = 4000;
+    const kinds = new Map<string, number>();
+    let wifi = 0;
+    let a = 0;
+    for (let i = 0; i < n; i++) {
+      const s = drawSpecs(type, undefined, rnd, 0.5);
+      kinds.set(String(s.kind), (kinds.get(String(s.kind)) ?? 0) + 1);
+      if (s.wifi === true) wifi++;
+      if (s.plain === 'a') a++;
+    }
+    expect((kinds.get('built-in') ?? 0) / n).toBeGreaterThan(0.86);
+    expect((kinds.get('drawer') ?? 0) / n).toBeLessThan(0.06);
+    expect(wifi / n).toBeGreaterThan(0.86);
+    expect(Math.abs(a / n - 0.5)).toBeLessThan(0.04);
+  });
+
+  it('tilts value draws by quality towards what the price rules make dearer', () => {
+    const type: ProductTypeDef = {
+      ...dishwasher,
+      specs: [{ key: 'mop', label: 'Mop', type: 'enum', values: ['none', 'self-washing'], weights: [1, 1] }],
+    };
+    const priced = { product_type: 'x', price: { factors: { mop: { 'self-washing': 2 } } } } as SpecRulesDef;
+    const share = (quality: number) => {
+      const rnd = new Random(5);
+      let n = 0;
+      for (let i = 0; i < 3000; i++) if (drawSpecs(type, priced, rnd, quality).mop === 'self-washing') n++;
+      return n / 3000;
+    };
+    expect(share(0.05)).toBeLessThan(0.3);
+    expect(share(0.95)).toBeGreaterThan(0.7);
+  });
+
+  it('regression: a total is the sum of its parts (refrigerator fresh food + freezer = total capacity)', () => {
+    const cuFt = (key: string, min: number, max: number, typical: number) =>
+      ({ key, label: key, type: 'number', unit: 'cu ft', range: { min, max, typical, step: 0.1 } }) as const;
+    const fridge: ProductTypeDef = {
+      ...dishwasher,
+      specs: [cuFt('total', 10, 30, 22), cuFt('fresh', 5, 22, 15), cuFt('freezer', 2, 10, 7)],
+    };
+    const sum = {
+      product_type: 'x',
+      relations: [
+        { spec: 'fresh', increases_with: 'total' },
+        { spec: 'freezer', increases_with: 'total' },
+        { spec: 'total', sum_of: ['fresh', 'freezer'] },
+      ],
+    } as SpecRulesDef;
+    const rnd = new Random(9);
+    for (let i = 0; i < 500; i++) {
+      const s = drawSpecs(fridge, sum, rnd, rnd.next());
+      expect(Number(((s.fresh as number) + (s.freezer as number)).toFixed(1))).toBe(s.total);
+      expect(s.fresh as number).toBeGreaterThanOrEqual(5);
+    }
+  });
+
   it('fails on a numeric spec without a range instead of inventing one', () => {
     const bare: ProductTypeDef = {
       ...dishwasher,

@@ -112,6 +112,24 @@ export const matches = (
   when: Record<string, RuleConstraint | RuleValue | null>,
 ) => Object.entries(when).every(([k, c]) => satisfies(specs[k], c));
 
+/** What rules may name besides specs: the brand slug, its line (series) and its quality tier. */
+export interface DrawContext {
+  brand?: string;
+  series?: string;
+  /** the brand's `quality_tier` (budget, mid-range, premium, luxury) */
+  tier?: string;
+}
+
+/** A rule condition's value of `key`: a context key (brand, series, tier) or a spec. */
+const conditionValue = (key: string, specs: Record<string, SpecValue>, context: DrawContext) =>
+  key === 'brand'
+    ? (context.brand ?? '')
+    : key === 'series'
+      ? (context.series ?? '')
+      : key === 'tier'
+        ? (context.tier ?? '')
+        : specs[key];
+
 /** Drivers of a spec's position: another numeric spec or the product's quality. */
 const QUALITY = 'quality';
 
@@ -130,7 +148,7 @@ export function drawSpecs(
   rnd: Random,
   quality: number,
   fixed: Record<string, SpecValue> = {},
-  context: { brand?: string; series?: string } = {},
+  context: DrawContext = {},
 ): Record<string, SpecValue> {
   // rules on enums can pull against each other (a 720p draw against an OLED line); settling
   // then ends in a draw that breaks one, so such a draw is thrown away and drawn again
@@ -159,15 +177,56 @@ function rulesNaming(rules: Rule[]): Map<string, Rule[]> {
 function keepsRules(
   specs: Record<string, SpecValue>,
   rules: SpecRulesDef | undefined,
-  context: { brand?: string; series?: string },
+  context: DrawContext,
   keys: Set<string>,
 ): boolean {
-  const all = { ...specs, brand: context.brand ?? '', series: context.series ?? '' };
+  const all = {
+    ...specs,
+    brand: context.brand ?? '',
+    series: context.series ?? '',
+    tier: context.tier ?? '',
+  };
   return (rules?.rules ?? []).every(
     (r) =>
       !matches(all, r.when) ||
       Object.entries(r.then).every(([k, c]) => !keys.has(k) || satisfies(specs[k], c)),
   );
+}
+
+interface TypeShape {
+  byKey: Map<string, SpecDef>;
+  /** spec → the spec (or quality) its position follows */
+  driverOf: Map<string, { driver: string; sign: 1 | -1 }>;
+  /** spec → other numeric specs it may not exceed (max) or fall below (min) */
+  bounds: Map<string, { other: string; side: 'max' | 'min' }[]>;
+}
+const shapes = new WeakMap<ProductTypeDef, WeakMap<object, TypeShape>>();
+const NO_RULES = {};
+
+/** A type's specs by key and its relations as lookups, built once per type and rule set. */
+function shapeOf(type: ProductTypeDef, rules: SpecRulesDef | undefined): TypeShape {
+  let byRules = shapes.get(type);
+  if (!byRules) {
+    byRules = new WeakMap();
+    shapes.set(type, byRules);
+  }
+  const cached = byRules.get(rules ?? NO_RULES);
+  if (cached) return cached;
+  const byKey = new Map(type.specs.map((s) => [s.key, s]));
+  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
+  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
+  for (const rel of rules?.relations ?? []) {
+    const driver = rel.increases_with ?? rel.decreases_with;
+    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
+    for (const [other, side] of [
+      [rel.at_most, 'max'],
+      [rel.at_least, 'min'],
+    ] as const)
+      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
+  }
+  const shape = { byKey, driverOf, bounds };
+  byRules.set(rules ?? NO_RULES, shape);
+  return shape;
 }
 
 function drawOnce(
@@ -176,7 +235,7 @@ function drawOnce(
   rnd: Random,
   quality: number,
   fixed: Record<string, SpecValue>,
-  context: { brand?: string; series?: string },
+  context: DrawContext,
 ): Record<string, SpecValue> {
   const specs: Record<string, SpecValue> = {};
   // rules may name the brand or the series in `when` (an Apple laptop runs macOS, an LG OLED evo
@@ -189,26 +248,9 @@ function drawOnce(
       entries = Object.entries(when);
       conditions.set(when, entries);
     }
-    return entries.every(([k, c]) =>
-      satisfies(
-        k === 'brand' ? (context.brand ?? '') : k === 'series' ? (context.series ?? '') : specs[k],
-        c,
-      ),
-    );
+    return entries.every(([k, c]) => satisfies(conditionValue(k, specs, context), c));
   };
-  const byKey = new Map(type.specs.map((s) => [s.key, s]));
-  const driverOf = new Map<string, { driver: string; sign: 1 | -1 }>();
-  // spec → other numeric specs it may not exceed (max) or fall below (min)
-  const bounds = new Map<string, { other: string; side: 'max' | 'min' }[]>();
-  for (const rel of rules?.relations ?? []) {
-    const driver = rel.increases_with ?? rel.decreases_with;
-    if (driver) driverOf.set(rel.spec, { driver, sign: rel.increases_with ? 1 : -1 });
-    for (const [other, side] of [
-      [rel.at_most, 'max'],
-      [rel.at_least, 'min'],
-    ] as const)
-      if (other) bounds.set(rel.spec, [...(bounds.get(rel.spec) ?? []), { other, side }]);
-  }
+  const { byKey, driverOf, bounds } = shapeOf(type, rules);
   const fixedKeys = new Set(Object.keys(fixed));
   Object.assign(specs, fixed);
   const numbers = type.specs.filter((s) => s.type === 'number' && !fixedKeys.has(s.key));
@@ -218,7 +260,7 @@ function drawOnce(
   const jitter = new Map(numbers.map((s) => [s.key, (rnd.next() - 0.5) * 0.2]));
   for (const spec of type.specs) {
     if (fixedKeys.has(spec.key) || spec.type === 'number') continue;
-    const v = drawOther(spec, rnd, quality);
+    const v = drawOther(spec, rnd, quality, rules?.price?.factors?.[spec.key]);
     if (v !== null) specs[spec.key] = v;
   }
   const positionOf = (key: string): number => {
@@ -275,7 +317,7 @@ function drawOnce(
           const all = ruleRules
             .filter((r) => r.then[key] !== undefined && r.then[key] !== null && holds(r.when))
             .map((r) => r.then[key] as RuleConstraint | RuleValue);
-          const next = allowedValue(spec, c, rnd, all);
+          const next = allowedValue(spec, c, rnd, all, quality, rules?.price?.factors?.[key]);
           if (next === null) continue;
           specs[key] = next;
         }
@@ -284,7 +326,33 @@ function drawOnce(
     }
     if (!changed) break;
   }
+  for (const rel of rules?.relations ?? []) if (rel.sum_of) settleSum(specs, rel.spec, rel.sum_of, byKey);
   return specs;
+}
+
+/**
+ * Makes a total the sum of its parts (a refrigerator's 25.1 cu ft = 17.5 fresh food + 7.6
+ * freezer): the first part becomes the total less the others, on its step and inside its
+ * range; when the range cuts it, the total follows the parts instead. Absent parts count 0.
+ */
+function settleSum(
+  specs: Record<string, SpecValue>,
+  total: string,
+  parts: string[],
+  byKey: Map<string, SpecDef>,
+): void {
+  const [first, ...rest] = parts;
+  const t = specs[total];
+  if (!first || typeof t !== 'number' || !(first in specs)) return;
+  const others = rest.reduce((n, k) => n + (typeof specs[k] === 'number' ? (specs[k] as number) : 0), 0);
+  const range = byKey.get(first)?.range;
+  const step = range ? stepOf(range) : 0.1;
+  const round = (x: number, s: number) => Number((Math.round(x / s) * s).toFixed(decimalsOf(s)));
+  let part = round(t - others, step);
+  if (range) part = Math.min(range.max, Math.max(range.min, part));
+  specs[first] = part;
+  const totalRange = byKey.get(total)?.range;
+  specs[total] = round(part + others, totalRange ? stepOf(totalRange) : step);
 }
 
 /**
@@ -313,12 +381,31 @@ export function cdf(r: SpecRange, v: number): number {
   return b > c ? 1 - (b - x) ** 2 / ((b - a) * (b - c)) : 1;
 }
 
-function drawOther(spec: SpecDef, rnd: Random, quality: number): SpecValue | null {
+/**
+ * How strongly a product's quality tilts the draw of a value towards what costs more: a value
+ * whose price factor is f is f^(TILT·(quality−0.5)) times as likely (a budget robot vacuum
+ * rarely washes its own mop, a flagship usually does).
+ */
+const TILT = 3;
+
+function drawOther(
+  spec: SpecDef,
+  rnd: Random,
+  quality: number,
+  factors: Record<string, number> | undefined,
+): SpecValue | null {
   switch (spec.type) {
-    case 'boolean':
-      return rnd.chance(0.25 + 0.5 * quality);
+    case 'boolean': {
+      // the share of products that have the feature (`share`, else half), moved by quality
+      // and by what the feature adds to the price
+      const share = spec.share ?? 0.5;
+      const base = share + (quality - 0.5) * Math.min(share, 1 - share);
+      const ratio = (factors?.true ?? 1) / (factors?.false ?? 1);
+      const odds = (base / Math.max(1e-9, 1 - base)) * ratio ** (TILT * (quality - 0.5));
+      return rnd.chance(base <= 0 ? 0 : base >= 1 ? 1 : odds / (1 + odds));
+    }
     case 'enum':
-      return spec.values?.length ? rnd.pick(spec.values) : null;
+      return spec.values?.length ? weightedPick(spec.values, spec, rnd, quality, factors) : null;
     case 'list':
       return spec.values?.length
         ? rnd.sample(spec.values, rnd.int(1, Math.min(3, spec.values.length)))
@@ -334,6 +421,8 @@ function allowedValue(
   c: RuleConstraint | RuleValue,
   rnd: Random,
   others: (RuleConstraint | RuleValue)[] = [],
+  quality = 0.5,
+  factors?: Record<string, number>,
 ): SpecValue | null {
   if (typeof c !== 'object') return spec.type === 'list' ? [String(c)] : c;
   const allowed = (c.values ?? spec.values ?? []).filter(
@@ -342,7 +431,38 @@ function allowedValue(
   if (!allowed.length) return null;
   const best = allowed.filter((v) => others.every((o) => satisfies(v, o)));
   const pool = best.length ? best : allowed;
-  return spec.type === 'list' ? [String(rnd.pick(pool))] : rnd.pick(pool);
+  return spec.type === 'list' ? [String(rnd.pick(pool))] : weightedPick(pool, spec, rnd, quality, factors);
+}
+
+/**
+ * One of `pool` (values of an enum spec) drawn as often as the spec's `weights` say the market
+ * sells it (most dishwashers are built in, most TVs LED-LCD), tilted by quality towards the
+ * values the price rules make dearer (see TILT). Without weights every value counts 1; a value
+ * the weights do not list counts 0 unless all do.
+ */
+function weightedPick<T extends RuleValue>(
+  pool: readonly T[],
+  spec: SpecDef,
+  rnd: Random,
+  quality: number,
+  factors: Record<string, number> | undefined,
+): T {
+  if (pool.length === 1) return pool[0]!;
+  const weights = spec.weights;
+  const values = spec.values ?? [];
+  const w = pool.map((v) => {
+    const i = values.indexOf(String(v));
+    const base = weights ? (i >= 0 ? (weights[i] ?? 0) : 0) : 1;
+    return base * (factors?.[String(v)] ?? 1) ** (TILT * (quality - 0.5));
+  });
+  const total = w.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return rnd.pick(pool);
+  let u = rnd.next() * total;
+  for (let i = 0; i < pool.length; i++) {
+    u -= w[i]!;
+    if (u < 0) return pool[i]!;
+  }
+  return pool[pool.length - 1]!;
 }
 
 const BRAND_TIER: Record<string, number> = { budget: 0.75, 'mid-range': 1, premium: 1.3, luxury: 1.8 };
