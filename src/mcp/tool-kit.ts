@@ -48,6 +48,9 @@ export const ProductId = z
   .regex(UUID_RE, 'must be a product id (UUID) as returned by search_products')
   .describe('Shelf product id (UUID) from search_products or lookup_product');
 
+/** A brand or product type as the user names it: its name or its slug (up to 80 characters). */
+export const NameOrSlug = (min = 1) => z.string().trim().min(min).max(80);
+
 export const money = (n: number | null | undefined): string =>
   n === null || n === undefined ? 'n/a' : `$${n.toFixed(2)}`;
 

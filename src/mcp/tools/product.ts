@@ -6,6 +6,7 @@ import {
   jsonProduct,
   lastQuota,
   money,
+  NameOrSlug,
   OfferOut,
   offerLine,
   ok,
@@ -149,7 +150,7 @@ export function registerProductTools({ server, client }: ToolContext): void {
           .max(60)
           .optional()
           .describe('manufacturer model number, e.g. "SHPM88Z75N"'),
-        brand: z.string().trim().min(1).max(80).optional().describe('brand hint for model_number lookups'),
+        brand: NameOrSlug().optional().describe('brand hint for model_number lookups'),
       },
       output: LookupOut,
     },

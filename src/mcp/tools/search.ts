@@ -4,6 +4,7 @@ import {
   defineTool,
   InvalidArgument,
   jsonList,
+  NameOrSlug,
   ok,
   ProductRef,
   productLine,
@@ -103,18 +104,8 @@ export function registerSearchTools({ server, client }: ToolContext): void {
         'to pass to lookup_product, compare_prices or get_product_specs. For questions in plain language ("a quiet dishwasher under $800") use semantic_search.',
       input: {
         query: z.string().trim().min(1).max(200).describe('words to search for'),
-        brand: z
-          .string()
-          .trim()
-          .min(1)
-          .max(80)
-          .optional()
-          .describe('only this brand (name or slug, e.g. "Bosch")'),
-        product_type: z
-          .string()
-          .trim()
-          .min(1)
-          .max(80)
+        brand: NameOrSlug().optional().describe('only this brand (name or slug, e.g. "Bosch")'),
+        product_type: NameOrSlug()
           .optional()
           .describe('only this product type (name or slug, e.g. "dishwasher", "robot vacuum")'),
         min_price: Price.optional().describe('lowest best price in USD'),
