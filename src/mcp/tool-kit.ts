@@ -141,6 +141,15 @@ export const ok = (text: string, structured: Record<string, unknown>): CallToolR
   structuredContent: structured,
 });
 
+/**
+ * A tool's answer: its non-empty lines, then the quota line, as text; the structured result
+ * (which carries the same quota) beside it.
+ */
+export const answer = (
+  lines: readonly string[],
+  structured: { quota: z.infer<typeof QuotaOut> } & Record<string, unknown>,
+): CallToolResult => ok([...lines, quotaLine(structured.quota)].filter(Boolean).join('\n'), structured);
+
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,

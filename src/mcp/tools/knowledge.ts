@@ -2,16 +2,15 @@ import type { ProductTypeKnowledge, RequestInit } from '@shelf/client';
 import { z } from 'zod';
 import { modelKey } from '../../identifiers/index.js';
 import {
+  answer,
   clip,
   defineTool,
   InvalidArgument,
   jsonProduct,
   lastQuota,
   NameOrSlug,
-  ok,
   ProductId,
   QuotaOut,
-  quotaLine,
   type ToolContext,
   ToolFailure,
   typeSlug,
@@ -175,9 +174,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
           (e) =>
             `[${e.type}${e.brand_specific ? ', brand' : ''}] ${e.title}: ${e.content}${e.facts ? ` — ${e.facts}` : ''}`,
         ),
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product_type: { name: pt.name, slug: pt.slug },
         brand: brandSlug ?? null,
         entries,
@@ -273,9 +271,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
         ]
           .filter(Boolean)
           .join(', '),
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), out);
+      return answer(text, out);
     },
   );
 }

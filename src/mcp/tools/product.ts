@@ -1,6 +1,7 @@
 import type { BarcodeResult, Product } from '@shelf/client';
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   InvalidArgument,
   jsonProduct,
@@ -14,7 +15,6 @@ import {
   ProductRef,
   productRef,
   QuotaOut,
-  quotaLine,
   quotaOf,
   shortOffer,
   sortOffers,
@@ -202,7 +202,7 @@ export function registerProductTools({ server, client }: ToolContext): void {
         match = { type: result.data.match_type, confidence: result.data.decoded.confidence };
       }
       const matchLine = match && match.type !== 'exact' ? `match: ${match.type} (not exact)` : '';
-      return ok([renderLookup(product), matchLine, quotaLine(quota)].filter(Boolean).join('\n'), {
+      return answer([renderLookup(product), matchLine], {
         product,
         match,
         quota,
@@ -248,9 +248,8 @@ export function registerProductTools({ server, client }: ToolContext): void {
         ...Object.entries(specs).map(([k, v]) => `${k}: ${specText(v)}`),
         Object.keys(p.variant_attributes ?? {}).length ? `variant: ${specsLine(p.variant_attributes)}` : '',
         missing.length ? `not known: ${missing.join(', ')}` : '',
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product: productRef(p),
         specs,
         variant: p.variant_attributes ?? {},

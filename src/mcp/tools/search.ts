@@ -1,16 +1,15 @@
 import type { ProductListItem, SearchHit, SemanticHit } from '@shelf/client';
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   InvalidArgument,
   jsonList,
   NameOrSlug,
-  ok,
   ProductRef,
   productLine,
   productRef,
   QuotaOut,
-  quotaLine,
   quotaOf,
   type ToolContext,
   typeSlug,
@@ -153,13 +152,11 @@ export function registerSearchTools({ server, client }: ToolContext): void {
         ? [
             `${total} match "${query}"${total > products.length ? `, top ${products.length}` : ''}:`,
             ...products.map(productLine),
-            quotaLine(quota),
           ]
         : [
             `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search${suggested(result.meta.interpretation)}.`,
-            quotaLine(quota),
           ];
-      return ok(text.filter(Boolean).join('\n'), { products, total, quota });
+      return answer(text, { products, total, quota });
     },
   );
 
@@ -197,9 +194,8 @@ export function registerSearchTools({ server, client }: ToolContext): void {
       const text = [
         understood ? `Understood: ${understood}` : '',
         products.length ? products.map(productLine).join('\n') : `No products match "${query}".`,
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), { products, interpretation, quota });
+      return answer(text, { products, interpretation, quota });
     },
   );
 }
