@@ -221,8 +221,8 @@ describe('REST /v2: every endpoint, parameter and error', () => {
       const hit = expectOk<Json>(await call(`/v2/products/barcode/${form}`));
       expect(hit).toMatchObject({ id: bosch.id, gtin: form, brand: 'Bosch', product_type: 'Dishwasher' });
       expect(hit.retailers).toEqual([
-        { name: 'VoltMart', price: 949.99, in_stock: true },
-        { name: 'Northgate Home', price: 999, in_stock: true },
+        { name: 'VoltMart', price: 949.99, in_stock: true, url: 'https://voltmart.example/100' },
+        { name: 'Northgate Home', price: 999, in_stock: true, url: 'https://northgate.example/p/1' },
       ]);
     }
     const ids = new Set<unknown>();

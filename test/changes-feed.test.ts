@@ -1,16 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/api/index.js';
-import { currentSnapshotPath, encodeCursor } from '../src/catalog/index.js';
+import { encodeCursor } from '../src/catalog/index.js';
 import { type IngestReport, runIngest } from '../src/ingest/index.js';
 import type { ChangeItem } from '../src/schemas/index.js';
 import { startTestServer } from './helpers/access-server.js';
 import { expectError, expectOk } from './helpers/assertions.js';
 import { FIXTURES, type FixtureCatalog, fixtureCatalog, fixtureContent } from './helpers/fixture-catalog.js';
 import { get } from './helpers/http.js';
+import { waitUntilServed } from './helpers/served-catalog.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fixture = (name: string) => readFileSync(join(FIXTURES, 'feeds', name), 'utf8').trimEnd();
 
 /** Changes as (type, product id) pairs, sorted, for comparing whole sets. */
@@ -36,16 +36,7 @@ describe('the change feed across publishes (GET /v2/changes)', () => {
       pagination: r.body.pagination as Record<string, unknown>,
     };
   };
-  /** Waits until the server serves the snapshot the last ingest published. */
-  const served = async () => {
-    const want = basename(currentSnapshotPath(catalog.dataDir) ?? '');
-    for (let i = 0; i < 200; i++) {
-      const health = await get(server.url, '/health');
-      if ((health.body as { catalog?: string }).catalog === want) return;
-      await sleep(25);
-    }
-    throw new Error(`the server did not swap to ${want}`);
-  };
+  const served = () => waitUntilServed(server, catalog.dataDir);
   const rememberIds = async () => {
     for (let cursor: string | null = null; ; ) {
       const r = await get(

@@ -174,8 +174,8 @@ describe('MCP tools against the REST contract', () => {
           current_best_price: 949.99,
           specifications: { noise_level: '42 dBA' },
           retailers: [
-            { name: 'Northgate Home', price: 999, in_stock: true },
-            { name: 'VoltMart', price: 949.99, in_stock: true },
+            { name: 'Northgate Home', price: 999, in_stock: true, url: 'https://northgate.example/1' },
+            { name: 'VoltMart', price: 949.99, in_stock: true, url: null },
           ],
         }),
       }),
@@ -199,7 +199,8 @@ describe('MCP tools against the REST contract', () => {
       best_price: 949.99,
       offers: [
         { retailer: 'VoltMart', price: 949.99, in_stock: true, url: null },
-        { retailer: 'Northgate Home', price: 999 },
+        // the barcode result's offer url reaches the agent
+        { retailer: 'Northgate Home', price: 999, url: 'https://northgate.example/1' },
       ],
     });
     const byModel = await call('lookup_product', { model_number: 'SHPM88Z75N', brand: 'bosch' });

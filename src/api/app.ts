@@ -70,12 +70,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: {
-      // verbose: issues carry their schema, so a 400 can say what is allowed (plugins/errors.ts)
+      // verbose: issues carry their schema, so a 400 can say what is allowed (plugins/errors.ts);
+      // allErrors: a 400 names every invalid field of the request, not only the first
       customOptions: {
         coerceTypes: 'array',
         removeAdditional: false,
         useDefaults: true,
-        allErrors: false,
+        allErrors: true,
         verbose: true,
       },
     },

@@ -60,5 +60,49 @@ export class AppError extends Error {
 export const notFound = (what: string, id: string): AppError =>
   new AppError('NOT_FOUND', `${what} '${id}' was not found`, { resource: what, id });
 
+/** One invalid field of a 400: its name, what is allowed, and sometimes more (`unknown`, `allowed`). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+  [more: string]: unknown;
+}
+
+/** At most this many fields are listed (a body can hold thousands of bad array items). */
+export const MAX_FIELD_PROBLEMS = 100;
+
+/**
+ * The 400 for every invalid field of a request, one `details` entry each (docs/api.md); the
+ * message names the first and counts the others.
+ */
+export function validationError(problems: readonly FieldProblem[]): AppError {
+  const details = problems.slice(0, MAX_FIELD_PROBLEMS);
+  const [first, ...rest] = details;
+  if (!first) return new AppError('VALIDATION_ERROR', 'invalid request', []);
+  const more = rest.length
+    ? ` (and ${problems.length - 1} more invalid: ${rest.map((p) => p.field).join(', ')})`
+    : '';
+  return new AppError('VALIDATION_ERROR', `${first.field} ${first.message}${more}`, details);
+}
+
 export const invalidParam = (field: string, message: string): AppError =>
-  new AppError('VALIDATION_ERROR', `${field} ${message}`, [{ field, message }]);
+  validationError([{ field, message }]);
+
+/**
+ * Runs every check of a request and throws one 400 with each field they found invalid,
+ * instead of stopping at the first; returns what the checks return. Other errors pass.
+ */
+export function checkAll<T extends unknown[]>(...checks: { [K in keyof T]: () => T[K] }): T {
+  const problems: FieldProblem[] = [];
+  const results = checks.map((check) => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR' || !Array.isArray(error.details))
+        throw error;
+      problems.push(...(error.details as FieldProblem[]));
+      return undefined;
+    }
+  });
+  if (problems.length) throw validationError(problems);
+  return results as T;
+}

@@ -32,9 +32,12 @@ export function documentDictionary(samples: readonly string[]): Buffer {
   return all.length <= WINDOW ? all : all.subarray(all.length - WINDOW);
 }
 
+/** deflate's level for documents (see document-packer.ts, which packs with it too) */
+export const PACK_LEVEL = 6;
+
 /** One document packed with the snapshot's dictionary. */
 export const packDocument = (json: string, dictionary: Buffer): Buffer =>
-  deflateRawSync(json, { level: 9, dictionary });
+  deflateRawSync(json, { level: PACK_LEVEL, dictionary });
 
 /** A packed document's JSON. */
 export const unpackDocument = (packed: Uint8Array, dictionary: Buffer): string =>

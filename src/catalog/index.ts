@@ -37,6 +37,7 @@ export {
   storedText,
   unpackDocument,
 } from './document-codec.js';
+export { DocumentPacker, type PackTicket } from './document-packer.js';
 export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {

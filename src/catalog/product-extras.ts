@@ -178,6 +178,11 @@ export function barcodeFromRow(
     image_url: str(row.image_url),
     current_best_price: (row.current_best_price as number | null) ?? null,
     specifications: JSON.parse(String(row.specifications_json ?? '{}')) as Record<string, unknown>,
-    retailers: offers.map((o) => ({ name: o.retailer_name, price: o.price, in_stock: o.in_stock })),
+    retailers: offers.map((o) => ({
+      name: o.retailer_name,
+      price: o.price,
+      in_stock: o.in_stock,
+      url: o.retailer_url,
+    })),
   };
 }

@@ -15,7 +15,7 @@ import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
-import { type ChangeSummary, recordChanges } from './build/changes.js';
+import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
 import { type Classification, Classifier } from './build/classify.js';
 import {
   readPrevious,
@@ -325,7 +325,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     let productCount = 0;
     db.transaction(() => {
       progress({ phase: 'reference data' });
-      const reference = writeReference(db, content, now);
+      const reference = writeReference(db, content, now, previous.brandCreatedAt);
       writeRetailers(
         db,
         listings.map((l) => l.retailer),
@@ -387,6 +387,8 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       writeNameKeys(db);
       restoreIndexes();
       db.exec(offersByProductIndex);
+      // before anything copies updated_at: unchanged products keep the previous publish's
+      keepUpdatedAt(db, previous.path);
       progress({ phase: 'relationships' });
       buildRelationships(db, content.relatedTypes ?? []);
       progress({ phase: 'search index' });

@@ -134,7 +134,14 @@ export const BarcodeResult = Type.Object({
   current_best_price: Nullable(Type.Number()),
   specifications: FreeObject,
   retailers: Type.Array(
-    Type.Object({ name: Type.String(), price: Nullable(Type.Number()), in_stock: Type.Boolean() }),
+    Type.Object({
+      name: Type.String(),
+      price: Nullable(Type.Number()),
+      in_stock: Type.Boolean(),
+      url: Nullable(
+        Type.String({ description: "the offer's page at the retailer (null when the feed gave none)" }),
+      ),
+    }),
   ),
 });
 export type BarcodeResult = Static<typeof BarcodeResult>;

@@ -67,10 +67,9 @@ export function buildEmbeddings(db: Db, options: TermModelOptions = {}): void {
   const model = trainTermModel(documents, options);
   const insertTerm = db.prepare('INSERT INTO search_term_vectors (term, df, vector) VALUES (?, ?, ?)');
   for (const [term, vector] of model.vectors) insertTerm.run(term, model.df.get(term) ?? 1, toBlob(vector));
-  const lookup = (t: string) => {
-    const vector = model.vectors.get(t);
-    return vector ? { df: model.df.get(t) ?? 1, vector } : undefined;
-  };
+  const known = new Map<string, { df: number; vector: Float32Array }>();
+  for (const [term, vector] of model.vectors) known.set(term, { df: model.df.get(term) ?? 1, vector });
+  const lookup = (t: string) => known.get(t);
   const insertVector = db.prepare('INSERT INTO product_vectors (product_rowid, vector) VALUES (?, ?)');
   rows.forEach((r, i) => {
     const v = embedTerms(documents[i]!, lookup, model.docs);

@@ -17,7 +17,9 @@ export function toBlob(v: Float32Array): Buffer {
   const scale = max > 0 ? max / 127 : 1;
   const out = Buffer.alloc(SCALE_BYTES + v.length);
   out.writeFloatLE(scale, 0);
-  for (let i = 0; i < v.length; i++) out.writeInt8(Math.round(v[i]! / scale), SCALE_BYTES + i);
+  // |v / scale| ≤ 127 by the choice of scale, so every rounded component fits a signed byte
+  const components = new Int8Array(out.buffer, out.byteOffset + SCALE_BYTES, v.length);
+  for (let i = 0; i < v.length; i++) components[i] = Math.round(v[i]! / scale);
   return out;
 }
 

@@ -1,7 +1,10 @@
+import { basename } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { RunningServer } from '../../src/api/index.js';
+import { currentSnapshotPath } from '../../src/catalog/index.js';
 import { startTestServer } from './access-server.js';
 import { type FixtureCatalog, fixtureCatalog } from './fixture-catalog.js';
+import { get } from './http.js';
 
 export interface ServedCatalog {
   catalog: FixtureCatalog;
@@ -24,4 +27,15 @@ export function servedFixtureCatalog(env: Record<string, string> = {}): ServedCa
     served.catalog?.cleanup();
   });
   return served;
+}
+
+/** Waits until `server` serves the snapshot the last ingest into `dataDir` published. */
+export async function waitUntilServed(server: RunningServer, dataDir: string): Promise<void> {
+  const want = basename(currentSnapshotPath(dataDir) ?? '');
+  for (let i = 0; i < 200; i++) {
+    const health = await get(server.url, '/health');
+    if ((health.body as { catalog?: string }).catalog === want) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`the server did not swap to ${want}`);
 }

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CHANGE_RETENTION_PUBLISHES, ExpiredCursorError, InvalidCursorError } from '../../catalog/index.js';
 import { describeAllowed } from '../../schemas/index.js';
-import { AppError, invalidParam } from '../errors.js';
+import { AppError, invalidParam, validationError } from '../errors.js';
 import { API_VERSION, meta, newRequestId } from './envelope.js';
 
 interface ValidationIssue {
@@ -77,13 +77,7 @@ export function toAppError(error: unknown): AppError {
     );
   const e = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (e?.validation) {
-    const details = validationDetails(e.validation, e.validationContext);
-    const first = details[0];
-    return new AppError(
-      'VALIDATION_ERROR',
-      first ? `${first.field} ${first.message}` : 'invalid request',
-      details,
-    );
+    return validationError(validationDetails(e.validation, e.validationContext));
   }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status === 413 || e?.code === 'FST_ERR_CTP_BODY_TOO_LARGE')

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { CHANGE_ASPECTS, CHANGE_RETENTION_PUBLISHES, type Db } from '../../catalog/index.js';
+import { CHANGE_ASPECTS, CHANGE_RETENTION_PUBLISHES, type Db, openReadOnly } from '../../catalog/index.js';
 
 /** What {@link recordChanges} recorded for one publish. */
 export interface ChangeSummary {
@@ -46,6 +46,54 @@ const hash = (text: string | null): string =>
     .slice(0, 16);
 
 /**
+ * Writes this snapshot's product fingerprints, once: {@link keepUpdatedAt} needs them before
+ * the product documents are written, {@link recordChanges} after everything else. Nothing
+ * between the two changes a product or offer row, so one computation serves both.
+ */
+export function writeFingerprints(db: Db): void {
+  if (db.prepare('SELECT 1 FROM product_fingerprints LIMIT 1').get()) return;
+  db.function('change_hash', { deterministic: true }, (text: unknown) =>
+    hash(text === null ? null : String(text)),
+  );
+  db.exec(FINGERPRINTS);
+}
+
+/**
+ * Gives every product whose fingerprints equal the previous snapshot's the `updated_at` it
+ * had there, so `updated_at` moves exactly when the change feed reports the product added or
+ * changed (the row was written with the publish time). Runs after products and offers are
+ * written and before anything copies `updated_at` into a document. A previous snapshot
+ * without fingerprints (none, or an older schema) changes nothing: every product is new to
+ * the feed. Returns how many products kept their time.
+ */
+export function keepUpdatedAt(db: Db, previousPath: string | null): number {
+  writeFingerprints(db);
+  if (previousPath === null || !existsSync(previousPath)) return 0;
+  const aspects = CHANGE_ASPECTS.map((a) => `f.${a}`).join(", ' ', ");
+  const current = new Map<string, string>();
+  for (const r of db
+    .prepare(`SELECT f.product_id AS id, concat_ws(' ', ${aspects}) AS fp FROM product_fingerprints f`)
+    .iterate() as Iterable<{ id: string; fp: string }>)
+    current.set(r.id, r.fp);
+  const keep = db.prepare('UPDATE products SET updated_at = ? WHERE id = ?');
+  const prev = openReadOnly(previousPath);
+  let kept = 0;
+  try {
+    if (!prev.prepare("SELECT 1 FROM sqlite_master WHERE name = 'product_fingerprints'").get()) return 0;
+    for (const r of prev
+      .prepare(
+        `SELECT f.product_id AS id, concat_ws(' ', ${aspects}) AS fp, p.updated_at
+         FROM product_fingerprints f JOIN products p ON p.id = f.product_id`,
+      )
+      .iterate() as Iterable<{ id: string; fp: string; updated_at: string }>)
+      if (current.get(r.id) === r.fp) kept += keep.run(r.updated_at, r.id).changes;
+  } finally {
+    prev.close();
+  }
+  return kept;
+}
+
+/**
  * Records what this publish changes against the previous published snapshot: writes the new
  * snapshot's product fingerprints, carries the previous snapshot's change log forward (its
  * last `retention` publishes, default {@link CHANGE_RETENTION_PUBLISHES}) and appends this publish's changes —
@@ -60,10 +108,7 @@ export function recordChanges(
   run: { run_id: string; published_at: string },
   retention = CHANGE_RETENTION_PUBLISHES,
 ): ChangeSummary {
-  db.function('change_hash', { deterministic: true }, (text: unknown) =>
-    hash(text === null ? null : String(text)),
-  );
-  db.exec(FINGERPRINTS);
+  writeFingerprints(db);
   const attached = previousPath !== null && existsSync(previousPath);
   if (attached) db.prepare('ATTACH DATABASE ? AS prev').run(previousPath);
   const hasLog =

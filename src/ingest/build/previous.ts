@@ -16,6 +16,8 @@ export interface PreviousCatalog {
   productIdByGtin: Map<string, string>;
   products: Map<string, { slug: string; created_at: string }>;
   groups: Map<string, { id: string; slug: string; created_at: string }>;
+  /** brand id to its `created_at`: when a snapshot first had the brand */
+  brandCreatedAt: Map<string, string>;
   offerFirstSeen: Map<string, string>;
 }
 
@@ -26,6 +28,7 @@ export function readPrevious(path: string | null): PreviousCatalog {
     productIdByGtin: new Map(),
     products: new Map(),
     groups: new Map(),
+    brandCreatedAt: new Map(),
     offerFirstSeen: new Map(),
   };
   if (!path || !existsSync(path)) return empty;
@@ -63,6 +66,12 @@ export function readPrevious(path: string | null): PreviousCatalog {
       created_at: string;
     }>) {
       prev.groups.set(r.id, { id: r.id, slug: r.slug, created_at: r.created_at });
+    }
+    for (const r of db.prepare('SELECT id, created_at FROM brands').iterate() as Iterable<{
+      id: string;
+      created_at: string;
+    }>) {
+      prev.brandCreatedAt.set(r.id, r.created_at);
     }
     for (const r of db.prepare('SELECT id, first_seen_at FROM offers').iterate() as Iterable<{
       id: string;

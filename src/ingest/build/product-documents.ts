@@ -1,9 +1,11 @@
 import {
   barcodeFromRow,
   type Db,
+  DocumentPacker,
   documentDictionary,
   documentEtag,
   offersFor,
+  type PackTicket,
   type ProductRow,
   packDocument,
   productFromRow,
@@ -33,6 +35,10 @@ interface Parts {
  * `_knowledge` availability and its barcode result, each packed with a dictionary drawn
  * from the first chunk of documents (catalog/document-codec.ts). Runs after everything a
  * product response reads is written.
+ *
+ * A chunk is packed on another thread (DocumentPacker) while this one reads and serializes
+ * the next, and written once packed: at most two chunks are held at a time. `_knowledge`
+ * depends only on a product's type and brand, so each distinct one is packed once.
  */
 export function writeProductDocuments(db: Db): number {
   const insert = db.prepare(
@@ -41,47 +47,70 @@ export function writeProductDocuments(db: Db): number {
   // in id order, so the documents' id index grows at its right edge: full pages in key order,
   // which a lookup by id reads faster than the half-empty pages random inserts leave
   const page = db.prepare('SELECT * FROM products WHERE id > ? ORDER BY id LIMIT ?');
-  let dictionary: Buffer | null = null;
+  let packer: DocumentPacker | null = null;
+  let dictionary: Buffer = Buffer.alloc(0);
+  const knowledgePacked = new Map<string, Buffer>();
   let written = 0;
-  for (let after = ''; ; ) {
-    const rows = page.all(after, CHUNK) as ProductRow[];
-    const last = rows.at(-1);
-    if (!last) break;
-    after = String(last.id);
-    const offers = offersFor(
-      db,
-      rows.map((r) => String(r.id)),
-    );
-    const parts = rows.map((row): Parts => {
-      const product = productFromRow(db, row);
-      const json = serializeProduct(product);
-      const meta = knowledgeMeta(db, product);
-      const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
-      const barcode = barcodeFromRow(db, row, offers.get(product.id) ?? [], '');
-      return {
-        id: product.id,
-        json,
-        knowledgeJson,
-        etag: documentEtag(withKnowledgeMeta(json, knowledgeJson)),
-        barcodeJson: serializeBarcodeResult(barcode),
-      };
-    });
-    if (!dictionary) {
-      dictionary = documentDictionary(
-        parts.flatMap((p) => [p.json, p.barcodeJson, ...(p.knowledgeJson === null ? [] : [p.knowledgeJson])]),
-      );
-      storeDictionary(db, 'documents', dictionary);
-    }
-    for (const p of parts) {
-      insert.run(
-        p.id,
-        packDocument(p.json, dictionary),
-        p.knowledgeJson === null ? null : packDocument(p.knowledgeJson, dictionary),
-        p.etag,
-        packDocument(p.barcodeJson, dictionary),
-      );
+  let pending: { parts: Parts[]; packed: PackTicket } | null = null;
+  const flush = ({ parts, packed }: { parts: Parts[]; packed: PackTicket }) => {
+    const bytes = (packer as DocumentPacker).take(packed);
+    parts.forEach((p, i) => {
+      let knowledge: Buffer | null = null;
+      if (p.knowledgeJson !== null) {
+        knowledge = knowledgePacked.get(p.knowledgeJson) ?? packDocument(p.knowledgeJson, dictionary);
+        knowledgePacked.set(p.knowledgeJson, knowledge);
+      }
+      insert.run(p.id, bytes[2 * i], knowledge, p.etag, bytes[2 * i + 1]);
       written++;
+    });
+  };
+  try {
+    for (let after = ''; ; ) {
+      const rows = page.all(after, CHUNK) as ProductRow[];
+      const last = rows.at(-1);
+      if (!last) break;
+      after = String(last.id);
+      const parts = documentParts(db, rows);
+      if (!packer) {
+        dictionary = documentDictionary(
+          parts.flatMap((p) => [
+            p.json,
+            p.barcodeJson,
+            ...(p.knowledgeJson === null ? [] : [p.knowledgeJson]),
+          ]),
+        );
+        storeDictionary(db, 'documents', dictionary);
+        packer = new DocumentPacker(dictionary);
+      }
+      const packed = packer.submit(parts.flatMap((p) => [p.json, p.barcodeJson]));
+      if (pending) flush(pending);
+      pending = { parts, packed };
     }
+    if (pending) flush(pending);
+  } finally {
+    packer?.close();
   }
   return written;
+}
+
+/** The documents of a chunk of products rows, serialized. */
+function documentParts(db: Db, rows: ProductRow[]): Parts[] {
+  const offers = offersFor(
+    db,
+    rows.map((r) => String(r.id)),
+  );
+  return rows.map((row): Parts => {
+    const product = productFromRow(db, row);
+    const json = serializeProduct(product);
+    const meta = knowledgeMeta(db, product);
+    const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
+    const barcode = barcodeFromRow(db, row, offers.get(product.id) ?? [], '');
+    return {
+      id: product.id,
+      json,
+      knowledgeJson,
+      etag: documentEtag(withKnowledgeMeta(json, knowledgeJson)),
+      barcodeJson: serializeBarcodeResult(barcode),
+    };
+  });
 }

@@ -32,6 +32,8 @@ export class BrandResolver {
   constructor(
     db: Db,
     private readonly now: string,
+    /** when each brand id was first seen, from the previous snapshot */
+    private readonly firstSeen: ReadonlyMap<string, string> = new Map(),
   ) {
     this.#insert = db.prepare('INSERT INTO brands (id, slug, name, created_at) VALUES (?, ?, ?, ?)');
     this.#insertAlias = db.prepare('INSERT OR IGNORE INTO brand_aliases (alias, brand_id) VALUES (?, ?)');
@@ -56,7 +58,7 @@ export class BrandResolver {
     if (known) return known;
     const slug = slugify(name) || key;
     const brand = { id: stableUuid(`brand:${slug}`), name: name.trim(), slug };
-    this.#insert.run(brand.id, brand.slug, brand.name, this.now);
+    this.#insert.run(brand.id, brand.slug, brand.name, this.firstSeen.get(brand.id) ?? this.now);
     this.register(brand, []);
     return brand;
   }
@@ -77,8 +79,17 @@ export class BrandResolver {
   }
 }
 
-/** Writes categories, product types, brands, retailers and knowledge; returns the lookups. */
-export function writeReference(db: Db, content: Content, now: string): Reference {
+/**
+ * Writes categories, product types, brands, retailers and knowledge; returns the lookups. A
+ * brand's `created_at` is when a snapshot first had it: `brandsFirstSeen` (brand id to
+ * `created_at`, read from the previous snapshot), else `now`.
+ */
+export function writeReference(
+  db: Db,
+  content: Content,
+  now: string,
+  brandsFirstSeen: ReadonlyMap<string, string> = new Map(),
+): Reference {
   const categoryIdBySlug = new Map<string, string>();
   const insertCategory = db.prepare(
     'INSERT INTO categories (id, slug, name, description, icon, is_featured, parent_id, level, path, sort_order) VALUES (?,?,?,?,?,?,?,?,?,?)',
@@ -138,7 +149,7 @@ export function writeReference(db: Db, content: Content, now: string): Reference
     types.set(t.slug, { id, slug: t.slug, name: t.name, categoryId, def: t });
   }
 
-  const brands = new BrandResolver(db, now);
+  const brands = new BrandResolver(db, now, brandsFirstSeen);
   const insertBrand = db.prepare(
     'INSERT INTO brands (id, slug, name, description, logo_url, website_url, profile_json, created_at) VALUES (?,?,?,?,?,?,?,?)',
   );
@@ -158,7 +169,7 @@ export function writeReference(db: Db, content: Content, now: string): Reference
       b.logo_url ?? null,
       b.website_url ?? null,
       b.profile ? JSON.stringify(b.profile) : null,
-      now,
+      brandsFirstSeen.get(id) ?? now,
     );
     brands.register({ id, name: b.name, slug: b.slug }, b.aliases ?? []);
     for (const typeSlug of b.product_types ?? []) {

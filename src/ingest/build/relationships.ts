@@ -70,7 +70,7 @@ export function newer(
  * - similar: same product type, not a variant of the same group, close price and close
  *   numeric identity specs (score = mean of both closenesses); top 5.
  * - series: same brand and series name; successor/predecessor: the nearest newer/older model
- *   of that series by {@link newer}.
+ *   of that series by {@link newer} ({@link SeriesGenerations}).
  * - accessory/consumable: products of the related type of `related-types.json`, the
  *   product's own brand first, then by quality; top 5.
  */
@@ -133,17 +133,11 @@ export function buildRelationships(db: Db, relatedTypes: readonly RelatedTypeDef
   }
   for (const list of bySeries.values()) {
     if (list.length < 2) continue;
+    const generations = new SeriesGenerations(list);
     for (const n of list) {
       for (const m of list.slice(0, 50)) if (m !== n) add(n.id, 'series', m.id, 1);
-      // nearest newer and older model, by generation then first-seen date
-      let successor: Node | null = null;
-      let predecessor: Node | null = null;
-      for (const m of list) {
-        if (m === n || (n.group && m.group === n.group)) continue;
-        const order = newer(m, n);
-        if (order === 1 && (!successor || newer(successor, m) === 1)) successor = m;
-        if (order === -1 && (!predecessor || newer(m, predecessor) === 1)) predecessor = m;
-      }
+      const successor = generations.successor(n);
+      const predecessor = generations.predecessor(n);
       if (successor) add(n.id, 'successor', successor.id, 1);
       if (predecessor) add(n.id, 'predecessor', predecessor.id, 1);
     }
@@ -164,12 +158,130 @@ export function buildRelationships(db: Db, relatedTypes: readonly RelatedTypeDef
     for (const n of sources) {
       let picks = pickFor.get(n.brand);
       if (!picks) {
-        const own = targets.filter((t) => t.brand && t.brand === n.brand);
-        picks = [...own, ...targets.filter((t) => !own.includes(t))].slice(0, TOP);
+        // the brand's own best first, then the best of the others: a scan of the targets in
+        // quality order that stops once the brand has its five
+        const own: Node[] = [];
+        const others: Node[] = [];
+        for (const t of targets) {
+          if (t.brand && t.brand === n.brand) own.push(t);
+          else if (others.length < TOP) others.push(t);
+          if (own.length === TOP) break;
+        }
+        picks = [...own, ...others].slice(0, TOP);
         pickFor.set(n.brand, picks);
       }
       for (const t of picks) add(n.id, pair.type, t.id, t.brand === n.brand ? 1 : 0.5);
     }
   }
   return count;
+}
+
+/**
+ * Successors and predecessors within one series, in O(k log k) for k models (the models of
+ * a product's own group are stepped over, so a series of large groups adds their size). A
+ * model with a generation looks first in its own line (the series' models with the same
+ * letter prefix, sorted by generation, then first-seen date): the nearest newer model is the
+ * next one up, the nearest older the next one down. A model without a generation, or at the
+ * end of its line, takes the model first seen next (or last before it) among the series'
+ * other models. Ties go to the model that comes first in the series. This is {@link newer}'s
+ * order with the lines kept apart: compared across lines by date alone, newer can go round
+ * in a circle (A's generation above B's, B seen after C, C after A), where "nearest" has no
+ * answer.
+ */
+export class SeriesGenerations<Node extends SeriesModel> {
+  readonly #generation = new Map<Node, { prefix: string; number: number } | null>();
+  readonly #lines = new Map<string, Node[]>();
+  readonly #byDate: Node[];
+
+  constructor(list: readonly Node[]) {
+    for (const n of list) {
+      const g = modelGeneration(n.model);
+      this.#generation.set(n, g);
+      if (!g) continue;
+      const line = this.#lines.get(g.prefix) ?? [];
+      line.push(n);
+      this.#lines.set(g.prefix, line);
+    }
+    // stable sorts: equal keys keep the series' order
+    for (const line of this.#lines.values()) line.sort(this.#lineOrder);
+    this.#byDate = [...list].sort(byDate);
+  }
+
+  readonly #lineOrder = (a: Node, b: Node): number =>
+    this.#generation.get(a)!.number - this.#generation.get(b)!.number || byDate(a, b);
+
+  /** The nearest newer model of `n`'s series, or null. */
+  successor(n: Node): Node | null {
+    const g = this.#generation.get(n);
+    const line = g ? this.#lines.get(g.prefix)! : [];
+    const inLine = this.#first(line, upperBound(line, n, this.#lineOrder), 1, n, () => false);
+    return inLine ?? this.#first(this.#byDate, upperBound(this.#byDate, n, byDate), 1, n, this.#inLineOf(g));
+  }
+
+  /** The nearest older model of `n`'s series, or null. */
+  predecessor(n: Node): Node | null {
+    const g = this.#generation.get(n);
+    const line = g ? this.#lines.get(g.prefix)! : [];
+    const inLine = this.#first(line, lowerBound(line, n, this.#lineOrder) - 1, -1, n, () => false);
+    return (
+      inLine ?? this.#first(this.#byDate, lowerBound(this.#byDate, n, byDate) - 1, -1, n, this.#inLineOf(g))
+    );
+  }
+
+  #inLineOf(g: { prefix: string } | null | undefined): (m: Node) => boolean {
+    return g ? (m) => this.#generation.get(m)?.prefix === g.prefix : () => false;
+  }
+
+  /**
+   * The first model from `at` on in direction `step` that is not of `n`'s group nor
+   * `skip`ped; walking down, the first in series order among those equal to it.
+   */
+  #first(
+    sorted: readonly Node[],
+    at: number,
+    step: 1 | -1,
+    n: Node,
+    skip: (m: Node) => boolean,
+  ): Node | null {
+    const order = sorted === this.#byDate ? byDate : this.#lineOrder;
+    const eligible = (m: Node) => m !== n && !(n.group && m.group === n.group) && !skip(m);
+    for (let i = at; i >= 0 && i < sorted.length; i += step) {
+      const found = sorted[i]!;
+      if (!eligible(found)) continue;
+      if (step === 1) return found;
+      // from the start of its run of equals (it is eligible itself, so the walk ends by it)
+      for (let j = lowerBound(sorted, found, order); ; j++) if (eligible(sorted[j]!)) return sorted[j]!;
+    }
+    return null;
+  }
+}
+
+/** What {@link SeriesGenerations} reads of a model. */
+export type SeriesModel = Pick<Node, 'model' | 'createdAt' | 'group'>;
+
+const byDate = (a: SeriesModel, b: SeriesModel): number =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+
+/** The first index of `sorted` whose entry orders after `n`. */
+function upperBound<T>(sorted: readonly T[], n: T, order: (a: T, b: T) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order(sorted[mid]!, n) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index of `sorted` whose entry does not order before `n`. */
+function lowerBound<T>(sorted: readonly T[], n: T, order: (a: T, b: T) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order(sorted[mid]!, n) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

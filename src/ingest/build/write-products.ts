@@ -2,8 +2,8 @@ import { type Db, documentDictionary, packDocument, packText, storeDictionary } 
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import { slugify, stableUuid } from '../normalize/index.js';
-import { commonTitlePrefix } from '../resolve/index.js';
 import type { AssembledProduct } from './assemble.js';
+import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
@@ -204,16 +204,7 @@ function writeGroups(
     let id = stableUuid(`group:${identity}`);
     for (let n = 1; usedIds.has(id); n++) id = stableUuid(`group:${identity}:${n}`);
     usedIds.add(id);
-    const name =
-      (group.baseModel && first.brand
-        ? [first.brand.name, first.seriesName, group.baseModel, first.type?.name].filter(Boolean).join(' ')
-        : null) ??
-      group.seriesName ??
-      commonTitlePrefix(
-        members.map((m) => m.name),
-        2,
-      ) ??
-      first.name;
+    const name = groupName(members, group);
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
     usedSlugs.add(slug);

@@ -72,9 +72,8 @@ function fromProduct(p: Product): LookupProduct {
 
 function fromBarcode(b: BarcodeResult): LookupProduct {
   const specs = Object.entries(b.specifications);
-  // the barcode result names no offer page (spec §2.13); lookup by id gives the urls
   const offers = sortOffers(
-    b.retailers.map((r) => ({ retailer: r.name, price: r.price, in_stock: r.in_stock, url: null })),
+    b.retailers.map((r) => ({ retailer: r.name, price: r.price, in_stock: r.in_stock, url: r.url })),
   );
   const prices = offers.map((o) => o.price).filter((n): n is number => n !== null);
   return {

@@ -68,41 +68,61 @@ export interface TermModel {
  */
 export function trainTermModel(documents: string[][], options: TermModelOptions = {}): TermModel {
   const selfWeight = options.selfWeight ?? SELF_WEIGHT;
-  const df = new Map<string, number>();
-  for (const doc of documents) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
+  const D = BUILTIN_DIMS;
+  // terms numbered in first-seen order, each document as its distinct terms' numbers: the
+  // vectors below live in three flat arrays (V × 256 floats) instead of 3V small ones
+  const ids = new Map<string, number>();
+  const counts: number[] = [];
+  const distinct = documents.map((doc) => {
+    const unique = new Set(doc);
+    const row = new Int32Array(unique.size);
+    let k = 0;
+    for (const t of unique) {
+      let id = ids.get(t);
+      if (id === undefined) {
+        id = counts.length;
+        ids.set(t, id);
+        counts.push(0);
+      }
+      counts[id]!++;
+      row[k++] = id;
+    }
+    return row;
+  });
+  const terms = [...ids.keys()];
   const docs = documents.length;
-  const spelling = new Map<string, Float32Array>();
-  for (const t of df.keys()) spelling.set(t, spellingVector(t, options.wordWeight));
-  const context = new Map<string, Float32Array>();
-  const sum = new Float32Array(BUILTIN_DIMS);
-  for (const doc of documents) {
-    const unique = [...new Set(doc)];
+  const weight = Float64Array.from(counts, (n) => idf(n, docs));
+  const spelling = new Float32Array(terms.length * D);
+  terms.forEach((t, id) => {
+    spellingVector(t, options.wordWeight, spelling.subarray(id * D, id * D + D));
+  });
+  const context = new Float32Array(terms.length * D);
+  const sum = new Float32Array(D);
+  for (const unique of distinct) {
     if (unique.length < 2) continue;
     sum.fill(0);
-    for (const t of unique) {
-      const w = idf(df.get(t)!, docs);
-      const s = spelling.get(t)!;
-      for (let i = 0; i < BUILTIN_DIMS; i++) sum[i]! += w * s[i]!;
+    for (const id of unique) {
+      const w = weight[id]!;
+      const s = id * D;
+      for (let i = 0; i < D; i++) sum[i]! += w * spelling[s + i]!;
     }
-    for (const t of unique) {
-      let c = context.get(t);
-      if (!c) {
-        c = new Float32Array(BUILTIN_DIMS);
-        context.set(t, c);
-      }
-      const w = idf(df.get(t)!, docs);
-      const s = spelling.get(t)!;
-      for (let i = 0; i < BUILTIN_DIMS; i++) c[i]! += sum[i]! - w * s[i]!;
+    for (const id of unique) {
+      const w = weight[id]!;
+      const s = id * D;
+      for (let i = 0; i < D; i++) context[s + i]! += sum[i]! - w * spelling[s + i]!;
     }
   }
+  // a word's vector: its spelling blended with its normalized context (zero when it never
+  // shared a document with another word), unit length; written over the spelling vector
+  const df = new Map<string, number>();
   const vectors = new Map<string, Float32Array>();
-  for (const [t, s] of spelling) {
-    const c = context.get(t);
-    const v = new Float32Array(BUILTIN_DIMS);
-    if (c) normalize(c);
-    for (let i = 0; i < BUILTIN_DIMS; i++) v[i] = selfWeight * s[i]! + (1 - selfWeight) * (c ? c[i]! : 0);
+  terms.forEach((t, id) => {
+    const c = normalize(context.subarray(id * D, id * D + D));
+    const v = spelling.subarray(id * D, id * D + D);
+    for (let i = 0; i < D; i++) v[i] = selfWeight * v[i]! + (1 - selfWeight) * c[i]!;
+    df.set(t, counts[id]!);
     vectors.set(t, normalize(v));
-  }
+  });
   return { docs, df, vectors };
 }
 

@@ -7656,6 +7656,8 @@ export interface operations {
                                 name: string;
                                 price: number | null;
                                 in_stock: boolean;
+                                /** @description the offer's page at the retailer (null when the feed gave none) */
+                                url: string | null;
                             }[];
                         };
                         meta: {
@@ -8185,6 +8187,8 @@ export interface operations {
                 include_legacy?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -9267,6 +9271,8 @@ export interface operations {
                 include_legacy?: string;
                 /** @description json (full Product), schemaorg (schema.org Product JSON-LD, components.schemas.SchemaOrgProduct) or ai (condensed, components.schemas.AiProduct) */
                 format?: "json" | "schemaorg" | "ai";
+                /** @description fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json. */
+                fields?: string;
             };
             header?: never;
             path: {

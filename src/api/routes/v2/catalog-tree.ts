@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
+  attachOffers,
   attributeSchema,
   type GroupSortField,
   getGroup,
@@ -12,10 +13,12 @@ import {
   AttributeSchema,
   CategoryWithChildren,
   Envelope,
+  FieldsParam,
   ListEnvelope,
   Meta,
   ProductGroup,
   ProductType,
+  project,
 } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
@@ -30,7 +33,15 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
+import { productSelection, withImpliedFlags } from './fields.js';
 import { errorResponses, FormatParam, formatProducts, sendFormatted, withIds } from './shared.js';
+
+const GroupFields = Type.String({
+  pattern: (FieldsParam as unknown as { pattern: string }).pattern,
+  maxLength: (FieldsParam as unknown as { maxLength: number }).maxLength,
+  description:
+    "fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json.",
+});
 
 /** Product groups, categories, product types and attribute schemas (spec §4.11–4.13, 4.17–4.18). */
 export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -56,11 +67,13 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           include_products: Type.Optional(Flag),
           include_legacy: Type.Optional(LegacyFlag),
           format: Type.Optional(FormatParam),
+          fields: Type.Optional(GroupFields),
         }),
         response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
       },
     },
     async (request, reply) => {
+      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
       const q = withIds(app.catalog().db, request.query, {
         brand_id: 'brands',
         category_id: 'categories',
@@ -78,9 +91,17 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         sort: q.sort
           ? { field: q.sort.replace(/^-/, '') as GroupSortField, desc: q.sort.startsWith('-') }
           : undefined,
-        includeProducts: flag(q.include_products),
+        // fields selects among the products: naming them asks for them
+        includeProducts: flag(q.include_products) || selection !== undefined,
         includeLegacy: flag(q.include_legacy),
       });
+      if (selection) {
+        const products = groups.flatMap((g) => g.products ?? []);
+        if (selection.offers) attachOffers(db, products);
+        // partial products are not the ProductGroup schema: sent past the route's serializer
+        const data = groups.map((g) => ({ ...g, products: project(g.products ?? [], selection) }));
+        return sendFormatted(request, reply, data, page);
+      }
       if (format === 'json') return okPage(request, groups, page);
       const data = groups.map((g) => ({
         ...g,
@@ -101,17 +122,25 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           include_offers: Type.Optional(Flag),
           include_legacy: Type.Optional(LegacyFlag),
           format: Type.Optional(FormatParam),
+          fields: Type.Optional(GroupFields),
         }),
         response: { 200: Envelope(ProductGroup), ...errorResponses },
       },
     },
     async (request, reply) => {
       const db = app.catalog().db;
+      const selection = productSelection(db, request.query.fields, request.query.format);
+      const query = withImpliedFlags(request.query, selection, ['include_offers']);
       const group = getGroup(db, request.params.id, {
-        includeOffers: flag(request.query.include_offers),
-        includeLegacy: flag(request.query.include_legacy),
+        includeOffers: flag(query.include_offers),
+        includeLegacy: flag(query.include_legacy),
       });
       if (!group) throw notFound('product group', request.params.id);
+      if (selection)
+        return sendFormatted(request, reply, {
+          ...group,
+          products: project(group.products ?? [], selection),
+        });
       const format = request.query.format ?? 'json';
       if (format === 'json') return ok(request, group);
       return sendFormatted(request, reply, {

@@ -15,7 +15,7 @@ import {
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
 import { keywordMiss, rankKeyword } from '../../../search/index.js';
-import { invalidParam, notFound } from '../../errors.js';
+import { checkAll, invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
 import {
@@ -124,16 +124,26 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
-      const asked = withImpliedFlags(request.query, selection, ['include_offers', 'include_signals']);
+      const query = request.query;
+      // every invalid field in one 400, not only the first
+      const [selection] = checkAll(
+        () => productSelection(app.catalog().db, query.fields, query.format),
+        () => {
+          if (
+            query.min_price !== undefined &&
+            query.max_price !== undefined &&
+            query.min_price > query.max_price
+          )
+            throw invalidParam('min_price', 'must not be greater than max_price');
+        },
+      );
+      const asked = withImpliedFlags(query, selection, ['include_offers', 'include_signals']);
       const q = withIds(app.catalog().db, asked, {
         brand_id: 'brands',
         category_id: 'categories',
         product_type_id: 'product_types',
         product_group_id: 'product_groups',
       });
-      if (q.min_price !== undefined && q.max_price !== undefined && q.min_price > q.max_price)
-        throw invalidParam('min_price', 'must not be greater than max_price');
       const sort = q.sort
         ? { field: q.sort.replace(/^-/, '') as ProductSortField, desc: q.sort.startsWith('-') }
         : undefined;

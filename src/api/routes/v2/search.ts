@@ -8,7 +8,7 @@ import {
   type SearchResult,
   semanticSearch,
 } from '../../../search/index.js';
-import { invalidParam } from '../../errors.js';
+import { checkAll, invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
 import { productSelection } from './fields.js';
@@ -60,15 +60,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     };
   };
 
-  /** Runs `search` on the body and answers in the format and fields it asks for. */
+  /** Runs `search` on the body and answers in the format and with the fields it asks for. */
   const answer = async <B extends { fields?: string; format?: Format; include_offers?: boolean }>(
     request: Parameters<typeof meta>[0],
     raw: FastifyReply,
     body: B,
+    selection: FieldTree | undefined,
     search: (db: Db, engine: SearchEngine, body: B) => SearchResult | Promise<SearchResult>,
   ) => {
     const db = app.catalog().db;
-    const selection = productSelection(db, body.fields, body.format);
     // naming offers in fields asks for them, as on GET /v2/products
     const asked = selection?.offers ? { ...body, include_offers: true } : body;
     return reply(request, raw, await search(db, engine, asked), body.format, selection);
@@ -87,11 +87,20 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     async (request, res) => {
       const body = request.body;
       const price = body.filters?.price;
-      if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
-        throw invalidParam('filters.price', 'min must not be greater than max');
-      if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
-        throw invalidParam('pagination', 'give offset or cursor, not both');
-      return answer(request, res, body, advancedSearch);
+      const db = app.catalog().db;
+      // every invalid field in one 400, not only the first
+      const [, , selection] = checkAll(
+        () => {
+          if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
+            throw invalidParam('filters.price', 'min must not be greater than max');
+        },
+        () => {
+          if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
+            throw invalidParam('pagination', 'give offset or cursor, not both');
+        },
+        () => productSelection(db, body.fields, body.format),
+      );
+      return answer(request, res, body, selection, advancedSearch);
     },
   );
 
@@ -105,6 +114,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         response: { 200: SearchEnvelope, ...errors },
       },
     },
-    async (request, res) => answer(request, res, request.body, semanticSearch),
+    async (request, res) =>
+      answer(
+        request,
+        res,
+        request.body,
+        productSelection(app.catalog().db, request.body.fields, request.body.format),
+        semanticSearch,
+      ),
   );
 };
