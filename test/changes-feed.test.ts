@@ -69,14 +69,17 @@ describe('the change feed across publishes (GET /v2/changes)', () => {
       .split('\n')
       .filter((line) => !line.startsWith('VM-300'))
       .map((line) => (line.startsWith('VM-100') ? line.replace('949.99 USD', '899.99 USD') : line));
-    writeFileSync(
-      voltmart,
-      [
-        ...voltmartDay2,
-        dyson('VM-400', 'Dyson V15 Detect Cordless Stick Vacuum', '5025155070734', 'SV22'),
-        dyson('VM-500', 'Dyson Outsize Absolute Cordless Vacuum', '', 'SV37'),
-      ].join('\n'),
-    );
+    // days 2 and 3 differ in voltmart's second Dyson listing only
+    const writeVoltmart = (vm500: string) =>
+      writeFileSync(
+        voltmart,
+        [
+          ...voltmartDay2,
+          dyson('VM-400', 'Dyson V15 Detect Cordless Stick Vacuum', '5025155070734', 'SV22'),
+          vm500,
+        ].join('\n'),
+      );
+    writeVoltmart(dyson('VM-500', 'Dyson Outsize Absolute Cordless Vacuum', '', 'SV37'));
     writeFileSync(
       northgate,
       fixture('northgate.tsv').replace(
@@ -94,14 +97,7 @@ describe('the change feed across publishes (GET /v2/changes)', () => {
 
     // the day after: northgate leaves; voltmart's second Dyson listing is corrected to the
     // first one's identifiers, so the two products become one
-    writeFileSync(
-      voltmart,
-      [
-        ...voltmartDay2,
-        dyson('VM-400', 'Dyson V15 Detect Cordless Stick Vacuum', '5025155070734', 'SV22'),
-        dyson('VM-500', 'Dyson V15 Detect Cordless Vacuum', '5025155070734', 'SV22'),
-      ].join('\n'),
-    );
+    writeVoltmart(dyson('VM-500', 'Dyson V15 Detect Cordless Vacuum', '5025155070734', 'SV22'));
     run3 = await runIngest({
       dataDir: catalog.dataDir,
       feeds: [{ retailer: 'voltmart', path: voltmart }],

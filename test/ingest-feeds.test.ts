@@ -73,40 +73,31 @@ describe('feed parsers round-trip any text', () => {
     return rows;
   };
 
-  it('XML', async () => {
-    await fc.assert(
-      fc.asyncProperty(items, async (list) => {
-        const path = join(dir, 'feed.xml');
-        const body = list
+  const cell = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  /** Each format: the file it is written to and how a list of items is written in it. */
+  const writers: [string, string, (list: { id: string; title: string }[]) => string][] = [
+    [
+      'XML',
+      'feed.xml',
+      (list) =>
+        `<rss xmlns:g="http://base.google.com/ns/1.0"><channel>${list
           .map((i) => `<item><g:id>${escapeXml(i.id)}</g:id><title>${escapeXml(i.title)}</title></item>`)
-          .join('');
-        writeFileSync(path, `<rss xmlns:g="http://base.google.com/ns/1.0"><channel>${body}</channel></rss>`);
-        expect(await readAll(path)).toEqual(list);
-      }),
-      { numRuns: 40 },
-    );
-  });
+          .join('')}</channel></rss>`,
+    ],
+    ['NDJSON', 'feed.ndjson', (list) => list.map((i) => JSON.stringify(i)).join('\n')],
+    ['JSON', 'feed.json', (list) => JSON.stringify({ items: list }, null, 1)],
+    [
+      'CSV',
+      'feed.csv',
+      (list) => `id,title\n${list.map((i) => `${cell(i.id)},${cell(i.title)}`).join('\n')}\n`,
+    ],
+  ];
 
-  it('NDJSON and JSON', async () => {
+  it.each(writers)('%s', async (_format, name, write) => {
     await fc.assert(
       fc.asyncProperty(items, async (list) => {
-        const nd = join(dir, 'feed.ndjson');
-        writeFileSync(nd, list.map((i) => JSON.stringify(i)).join('\n'));
-        expect(await readAll(nd)).toEqual(list);
-        const js = join(dir, 'feed.json');
-        writeFileSync(js, JSON.stringify({ items: list }, null, 1));
-        expect(await readAll(js)).toEqual(list);
-      }),
-      { numRuns: 40 },
-    );
-  });
-
-  it('CSV', async () => {
-    await fc.assert(
-      fc.asyncProperty(items, async (list) => {
-        const path = join(dir, 'feed.csv');
-        const cell = (s: string) => `"${s.replace(/"/g, '""')}"`;
-        writeFileSync(path, `id,title\n${list.map((i) => `${cell(i.id)},${cell(i.title)}`).join('\n')}\n`);
+        const path = join(dir, name);
+        writeFileSync(path, write(list));
         expect(await readAll(path)).toEqual(list);
       }),
       { numRuns: 40 },

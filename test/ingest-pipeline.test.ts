@@ -6,6 +6,7 @@ import { currentSnapshotPath, priceIntelligence, priceSeries, storedText } from 
 import { runIngest } from '../src/ingest/index.js';
 import { published } from './helpers/demo-data.js';
 import { FIXTURES, fixtureContent } from './helpers/fixture-catalog.js';
+import { withTempDir } from './helpers/processes.js';
 
 const productIdsByOffer = (dataDir: string) =>
   published(dataDir, (db) =>
@@ -215,9 +216,8 @@ describe('ingest pipeline end to end', () => {
 });
 
 describe('price history import', () => {
-  it('imports past observations per offer, keeps the feed day and reports unknown offers', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shelf-history-'));
-    try {
+  it('imports past observations per offer, keeps the feed day and reports unknown offers', () =>
+    withTempDir('shelf-history-', async (dir) => {
       const history = join(dir, 'history.csv');
       writeFileSync(
         history,
@@ -278,16 +278,12 @@ describe('price history import', () => {
         // the feed's own observation of the day wins over the imported one
         { day: '2026-11-20', price: 999, original_price: 1099, in_stock: 1 },
       ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('mixed feed formats', () => {
-  it('merges XML, CSV and NDJSON listings of one product, product_detail specs included', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shelf-mixed-'));
-    try {
+  it('merges XML, CSV and NDJSON listings of one product, product_detail specs included', () =>
+    withTempDir('shelf-mixed-', async (dir) => {
       const ndjson = join(dir, 'jsonmart.ndjson');
       writeFileSync(
         ndjson,
@@ -337,8 +333,5 @@ describe('mixed feed formats', () => {
         retailers: ['harbor', 'jsonmart', 'voltmart'],
         agreement: 1,
       });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });

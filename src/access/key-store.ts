@@ -11,19 +11,14 @@ import { UsageRepo } from './usage.js';
 
 const accessMigrations = [{ version: 1, sql: accessV1 }];
 
-type KeyRow = {
-  id: string;
-  prefix: string;
-  last4: string;
-  type: KeyType;
-  env: KeyEnv;
-  plan: PlanId;
-  name: string | null;
+/** A row of api_keys: the record's own columns as they are, the rest in snake_case and JSON. */
+type KeyRow = Omit<ApiKeyRecord, 'allowedOrigins' | 'createdAt' | 'revokedAt'> & {
   allowed_origins_json: string;
   created_at: string;
   revoked_at: string | null;
 };
 
+/** Field by field: `SELECT *` rows also hold the key's hash, which a record never carries. */
 const toRecord = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
   prefix: r.prefix,

@@ -9,12 +9,14 @@ import { generateDemo } from '../demo/index.js';
 import { runIngest } from '../ingest/index.js';
 import { progressPrinter } from './progress.js';
 
-/** Builds the demo catalog when no catalog has been published yet. Returns true if it did. */
-export async function ensureDemoCatalog(
-  dataDir: string,
-  log: (line: string) => void,
-  products?: number,
-): Promise<boolean> {
+/**
+ * Builds the demo catalog (of `products` products, default the demo's size) in `dataDir` when no
+ * catalog has been published there yet, telling `log` how it goes. Returns true if it built one.
+ */
+type DemoBuild = (dataDir: string, log: (line: string) => void, products?: number) => Promise<boolean>;
+
+/** A DemoBuild in this process. */
+export const ensureDemoCatalog: DemoBuild = async (dataDir, log, products) => {
   if (currentSnapshotPath(dataDir)) return false;
   log('No catalog yet: generating the demo catalog (first run only)…');
   const content = loadContent();
@@ -33,17 +35,13 @@ export async function ensureDemoCatalog(
     `Demo catalog published: ${report.products} products, ${report.offers} offers in ${(report.duration_ms / 1000).toFixed(1)} s.`,
   );
   return true;
-}
+};
 
 /**
- * Builds the demo catalog in a child process when none has been published (see
- * `demo-child.ts`: the server keeps none of the ingest's memory). Returns true if it did.
+ * A DemoBuild in a child process (see `demo-child.ts`): the server keeps none of the ingest's
+ * memory.
  */
-export async function buildDemoInChild(
-  dataDir: string,
-  log: (line: string) => void,
-  products?: number,
-): Promise<boolean> {
+export const buildDemoInChild: DemoBuild = async (dataDir, log, products) => {
   if (currentSnapshotPath(dataDir)) return false;
   const source = import.meta.url.endsWith('.ts');
   const args = products === undefined ? [dataDir] : [dataDir, String(products)];
@@ -58,7 +56,7 @@ export async function buildDemoInChild(
   if (code !== 0) throw new Error(`building the demo catalog failed (exit code ${code})`);
   log('Demo catalog built in a separate process; its memory is released.');
   return true;
-}
+};
 
 /**
  * The demo key: a secret test key on the Pro plan, kept in plain text in

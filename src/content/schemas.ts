@@ -5,11 +5,12 @@ const Slug = Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1 });
 const Text = Type.String({ minLength: 1 });
 const OptText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
 const Free = Type.Record(Type.String(), Type.Unknown());
+/** What every named entry (category, product type, brand, retailer) has: a URL slug and a display name. */
+const Named = { slug: Slug, name: Text };
 
 export const CategoryFile = Type.Array(
   Type.Object({
-    slug: Slug,
-    name: Text,
+    ...Named,
     parent: Type.Union([Slug, Type.Null()]),
     icon: OptText,
     is_featured: Type.Optional(Type.Boolean()),
@@ -63,8 +64,7 @@ export type SpecDef = Static<typeof SpecDef>;
 
 export const ProductTypeFile = Type.Array(
   Type.Object({
-    slug: Slug,
-    name: Text,
+    ...Named,
     subcategory: Slug,
     google_product_category: Type.Object({ id: Type.Union([Type.Integer(), Type.String()]), path: Text }),
     synonyms: Type.Optional(Type.Array(Type.String())),
@@ -147,8 +147,7 @@ export type KnowledgeFile = Static<typeof KnowledgeFile>;
 
 export const BrandFile = Type.Array(
   Type.Object({
-    slug: Slug,
-    name: Text,
+    ...Named,
     aliases: Type.Optional(Type.Array(Type.String())),
     website_url: OptText,
     logo_url: OptText,
@@ -188,8 +187,7 @@ export type BrandDef = Static<typeof BrandFile>[number];
 
 export const RetailerFile = Type.Array(
   Type.Object({
-    slug: Slug,
-    name: Text,
+    ...Named,
     domain: OptText,
     logo_url: OptText,
     is_active: Type.Optional(Type.Boolean()),

@@ -48,6 +48,9 @@ export const ProductId = z
   .regex(UUID_RE, 'must be a product id (UUID) as returned by search_products')
   .describe('Shelf product id (UUID) from search_products or lookup_product');
 
+/** A brand or product type as the user names it: its name or its slug (up to 80 characters). */
+export const NameOrSlug = (min = 1) => z.string().trim().min(min).max(80);
+
 export const money = (n: number | null | undefined): string =>
   n === null || n === undefined ? 'n/a' : `$${n.toFixed(2)}`;
 
@@ -137,6 +140,15 @@ export const ok = (text: string, structured: Record<string, unknown>): CallToolR
   content: [{ type: 'text', text }],
   structuredContent: structured,
 });
+
+/**
+ * A tool's answer: its non-empty lines, then the quota line, as text; the structured result
+ * (which carries the same quota) beside it.
+ */
+export const answer = (
+  lines: readonly string[],
+  structured: { quota: z.infer<typeof QuotaOut> } & Record<string, unknown>,
+): CallToolResult => ok([...lines, quotaLine(structured.quota)].filter(Boolean).join('\n'), structured);
 
 const READ_ONLY = {
   readOnlyHint: true,

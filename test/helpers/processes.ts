@@ -87,6 +87,16 @@ export function tempDir(prefix: string): { path: string; remove(): void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** Runs `body` with a temporary folder and removes the folder afterwards, whatever happened. */
+export async function withTempDir<T>(prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = tempDir(prefix);
+  try {
+    return await body(dir.path);
+  } finally {
+    dir.remove();
+  }
+}
+
 /** `shelf serve --no-demo` as a child process; resolves with its URL once it listens. */
 export async function startServe(env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
   const proc = new Proc(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--no-demo'], {

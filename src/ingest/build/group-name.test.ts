@@ -11,20 +11,14 @@ const member = (name: string, more: Partial<GroupMember> = {}): GroupMember => (
 });
 const bosch = { name: 'Bosch' };
 const dishwasher = { name: 'Dishwasher' };
+/** What a Bosch dishwasher of one series carries beside its title. */
+const boschDishwasher = (seriesName: string) => ({ brand: bosch, type: dishwasher, seriesName });
 
 describe('groupName', () => {
   it('names a group with a base model by brand, series, base model and type', () => {
     const members = [
-      member('Bosch 800 Series SHPM88Z75N Dishwasher', {
-        brand: bosch,
-        type: dishwasher,
-        seriesName: '800 Series',
-      }),
-      member('Bosch 800 Series SHPM88Z72N Dishwasher', {
-        brand: bosch,
-        type: dishwasher,
-        seriesName: '800 Series',
-      }),
+      member('Bosch 800 Series SHPM88Z75N Dishwasher', boschDishwasher('800 Series')),
+      member('Bosch 800 Series SHPM88Z72N Dishwasher', boschDishwasher('800 Series')),
     ];
     expect(groupName(members, { baseModel: 'SHPM88Z7', seriesName: null })).toBe(
       'Bosch 800 Series SHPM88Z7 Dishwasher',
@@ -38,16 +32,8 @@ describe('groupName', () => {
 
   it('regression: without a shared title prefix, names the group from what the members share, not after one member', () => {
     const members = [
-      member('Black Bosch 300 Series Dishwasher', {
-        brand: bosch,
-        type: dishwasher,
-        seriesName: '300 Series',
-      }),
-      member('Stainless Bosch 300 Series Dishwasher', {
-        brand: bosch,
-        type: dishwasher,
-        seriesName: '300 Series',
-      }),
+      member('Black Bosch 300 Series Dishwasher', boschDishwasher('300 Series')),
+      member('Stainless Bosch 300 Series Dishwasher', boschDishwasher('300 Series')),
     ];
     expect(groupName(members, { baseModel: null, seriesName: null })).toBe('Bosch 300 Series Dishwasher');
     // a one-word listing prefix (the brand alone) says too little

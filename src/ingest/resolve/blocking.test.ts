@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { candidatePairs } from './blocking.js';
 import { buildCorpus } from './features.js';
-import type { ResolveRecord } from './types.js';
+import { rec } from './records.fixture.js';
 
 const options = { maxBlockSize: 100, probesPerRecord: 8, candidatesPerRecord: 10 };
-const rec = (key: string, source: string, title: string): ResolveRecord => ({ key, source, title });
 
 describe('candidatePairs', () => {
   const records = [

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ResolveRecord, resolveListings } from './index.js';
-
-const rec = (
-  key: string,
-  source: string,
-  title: string,
-  extra: Partial<ResolveRecord> = {},
-): ResolveRecord => ({
-  key,
-  source,
-  title,
-  ...extra,
-});
+import { rec } from './records.fixture.js';
 
 /** The product (by previous id or keys) of each listing key. */
 function productOf(records: ResolveRecord[]) {

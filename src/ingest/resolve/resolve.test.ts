@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ResolveRecord, resolveListings } from './index.js';
-
-const rec = (
-  key: string,
-  source: string,
-  title: string,
-  extra: Partial<ResolveRecord> = {},
-): ResolveRecord => ({
-  key,
-  source,
-  title,
-  ...extra,
-});
+import { rec } from './records.fixture.js';
 
 /** Product of each key, as sorted key lists, for order-independent comparison. */
 function clustersOf(records: ResolveRecord[]) {

@@ -1,17 +1,16 @@
 import { type ProductListItem, type ProductRelationships, ShelfError } from '@shelf/client';
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   jsonList,
   jsonProduct,
   lastQuota,
   money,
-  ok,
   ProductId,
   ProductRef,
   productRef,
   QuotaOut,
-  quotaLine,
   round2,
   type ToolContext,
 } from '../tool-kit.js';
@@ -125,9 +124,8 @@ export function registerAlternativeTools({ server, client }: ToolContext): void 
         successor
           ? `Newer model: ${successor.name} — ${money(successor.best_price)} · id ${successor.id}`
           : '',
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product: productRef(p),
         alternatives,
         newer_model: successor,

@@ -2,15 +2,15 @@ import type { ProductTypeKnowledge, RequestInit } from '@shelf/client';
 import { z } from 'zod';
 import { modelKey } from '../../identifiers/index.js';
 import {
+  answer,
   clip,
   defineTool,
   InvalidArgument,
   jsonProduct,
   lastQuota,
-  ok,
+  NameOrSlug,
   ProductId,
   QuotaOut,
-  quotaLine,
   type ToolContext,
   ToolFailure,
   typeSlug,
@@ -103,20 +103,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
         'Give product_id, or product_type (e.g. "dishwasher") with an optional brand. Needs the Starter plan or above.',
       input: {
         product_id: ProductId.optional(),
-        product_type: z
-          .string()
-          .trim()
-          .min(2)
-          .max(80)
-          .optional()
-          .describe('product type name or slug, e.g. "robot vacuum"'),
-        brand: z
-          .string()
-          .trim()
-          .min(1)
-          .max(80)
-          .optional()
-          .describe('brand name or slug for brand-specific advice'),
+        product_type: NameOrSlug(2).optional().describe('product type name or slug, e.g. "robot vacuum"'),
+        brand: NameOrSlug().optional().describe('brand name or slug for brand-specific advice'),
         topics: z
           .array(z.enum(TOPICS))
           .min(1)
@@ -186,9 +174,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
           (e) =>
             `[${e.type}${e.brand_specific ? ', brand' : ''}] ${e.title}: ${e.content}${e.facts ? ` — ${e.facts}` : ''}`,
         ),
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product_type: { name: pt.name, slug: pt.slug },
         brand: brandSlug ?? null,
         entries,
@@ -206,13 +193,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
         'What an appliance or device error code means, its likely causes and the fixes to try, e.g. brand "Bosch", product_type "dishwasher", code "E24". ' +
         'Brand-specific codes come first; a generic issue name such as "drain failure" also works as the code. Needs the Starter plan or above.',
       input: {
-        brand: z.string().trim().min(1).max(80).describe('brand name or slug, e.g. "Bosch"'),
-        product_type: z
-          .string()
-          .trim()
-          .min(2)
-          .max(80)
-          .describe('product type name or slug, e.g. "dishwasher"'),
+        brand: NameOrSlug().describe('brand name or slug, e.g. "Bosch"'),
+        product_type: NameOrSlug(2).describe('product type name or slug, e.g. "dishwasher"'),
         code: z
           .string()
           .trim()
@@ -289,9 +271,8 @@ export function registerKnowledgeTools(ctx: ToolContext): void {
         ]
           .filter(Boolean)
           .join(', '),
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), out);
+      return answer(text, out);
     },
   );
 }

@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   jsonProduct,
   money,
   OfferOut,
-  ok,
   ProductId,
   ProductRef,
   productRef,
   QuotaOut,
-  quotaLine,
   quotaOf,
   round2,
   shortOffer,
@@ -105,9 +104,8 @@ export function registerPriceTools({ server, client }: ToolContext): void {
         cheapest
           ? `Cheapest in stock: ${cheapest.retailer} ${money(cheapest.price)}, saves ${money(cheapest.saving_vs_average)} (${cheapest.saving_percent}%) vs average`
           : 'No retailer has it in stock.',
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product: productRef(p),
         offers: rows,
         average_price: average,
@@ -190,9 +188,8 @@ export function registerPriceTools({ server, client }: ToolContext): void {
         history.length
           ? `history: ${history.map((h) => `${h.date} ${money(h.price)}`).join(', ')}`
           : 'no history yet',
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product: { id: d.product_id, name: d.product_name },
         current_price: now,
         retailers,

@@ -1,11 +1,13 @@
 import type { BarcodeResult, Product } from '@shelf/client';
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   InvalidArgument,
   jsonProduct,
   lastQuota,
   money,
+  NameOrSlug,
   OfferOut,
   offerLine,
   ok,
@@ -13,7 +15,6 @@ import {
   ProductRef,
   productRef,
   QuotaOut,
-  quotaLine,
   quotaOf,
   shortOffer,
   sortOffers,
@@ -148,7 +149,7 @@ export function registerProductTools({ server, client }: ToolContext): void {
           .max(60)
           .optional()
           .describe('manufacturer model number, e.g. "SHPM88Z75N"'),
-        brand: z.string().trim().min(1).max(80).optional().describe('brand hint for model_number lookups'),
+        brand: NameOrSlug().optional().describe('brand hint for model_number lookups'),
       },
       output: LookupOut,
     },
@@ -200,7 +201,7 @@ export function registerProductTools({ server, client }: ToolContext): void {
         match = { type: result.data.match_type, confidence: result.data.decoded.confidence };
       }
       const matchLine = match && match.type !== 'exact' ? `match: ${match.type} (not exact)` : '';
-      return ok([renderLookup(product), matchLine, quotaLine(quota)].filter(Boolean).join('\n'), {
+      return answer([renderLookup(product), matchLine], {
         product,
         match,
         quota,
@@ -246,9 +247,8 @@ export function registerProductTools({ server, client }: ToolContext): void {
         ...Object.entries(specs).map(([k, v]) => `${k}: ${specText(v)}`),
         Object.keys(p.variant_attributes ?? {}).length ? `variant: ${specsLine(p.variant_attributes)}` : '',
         missing.length ? `not known: ${missing.join(', ')}` : '',
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), {
+      return answer(text, {
         product: productRef(p),
         specs,
         variant: p.variant_attributes ?? {},

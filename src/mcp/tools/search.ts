@@ -1,15 +1,15 @@
 import type { ProductListItem, SearchHit, SemanticHit } from '@shelf/client';
 import { z } from 'zod';
 import {
+  answer,
   defineTool,
   InvalidArgument,
   jsonList,
-  ok,
+  NameOrSlug,
   ProductRef,
   productLine,
   productRef,
   QuotaOut,
-  quotaLine,
   quotaOf,
   type ToolContext,
   typeSlug,
@@ -103,18 +103,8 @@ export function registerSearchTools({ server, client }: ToolContext): void {
         'to pass to lookup_product, compare_prices or get_product_specs. For questions in plain language ("a quiet dishwasher under $800") use semantic_search.',
       input: {
         query: z.string().trim().min(1).max(200).describe('words to search for'),
-        brand: z
-          .string()
-          .trim()
-          .min(1)
-          .max(80)
-          .optional()
-          .describe('only this brand (name or slug, e.g. "Bosch")'),
-        product_type: z
-          .string()
-          .trim()
-          .min(1)
-          .max(80)
+        brand: NameOrSlug().optional().describe('only this brand (name or slug, e.g. "Bosch")'),
+        product_type: NameOrSlug()
           .optional()
           .describe('only this product type (name or slug, e.g. "dishwasher", "robot vacuum")'),
         min_price: Price.optional().describe('lowest best price in USD'),
@@ -162,13 +152,11 @@ export function registerSearchTools({ server, client }: ToolContext): void {
         ? [
             `${total} match "${query}"${total > products.length ? `, top ${products.length}` : ''}:`,
             ...products.map(productLine),
-            quotaLine(quota),
           ]
         : [
             `No products match "${query}"${filtered ? ' with these filters' : ''}. Try fewer words or semantic_search${suggested(result.meta.interpretation)}.`,
-            quotaLine(quota),
           ];
-      return ok(text.filter(Boolean).join('\n'), { products, total, quota });
+      return answer(text, { products, total, quota });
     },
   );
 
@@ -206,9 +194,8 @@ export function registerSearchTools({ server, client }: ToolContext): void {
       const text = [
         understood ? `Understood: ${understood}` : '',
         products.length ? products.map(productLine).join('\n') : `No products match "${query}".`,
-        quotaLine(quota),
       ];
-      return ok(text.filter(Boolean).join('\n'), { products, interpretation, quota });
+      return answer(text, { products, interpretation, quota });
     },
   );
 }

@@ -43,6 +43,13 @@ const GroupFields = Type.String({
     "fields of each of the group's products to return (the group's own fields stay whole), as on GET /v2/products: e.g. name,current_best_price,offers.price. Naming offers asks for them. Only with format=json.",
 });
 
+/** How a product group's products are shown, in its list and on its own. */
+const GroupShown = {
+  include_legacy: Type.Optional(LegacyFlag),
+  format: Type.Optional(FormatParam),
+  fields: Type.Optional(GroupFields),
+};
+
 /** Product groups, categories, product types and attribute schemas (spec §4.11–4.13, 4.17–4.18). */
 export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -65,9 +72,7 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
           include_products: Type.Optional(Flag),
-          include_legacy: Type.Optional(LegacyFlag),
-          format: Type.Optional(FormatParam),
-          fields: Type.Optional(GroupFields),
+          ...GroupShown,
         }),
         response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
       },
@@ -120,9 +125,7 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ id: UuidParam }),
         querystring: Type.Object({
           include_offers: Type.Optional(Flag),
-          include_legacy: Type.Optional(LegacyFlag),
-          format: Type.Optional(FormatParam),
-          fields: Type.Optional(GroupFields),
+          ...GroupShown,
         }),
         response: { 200: Envelope(ProductGroup), ...errorResponses },
       },

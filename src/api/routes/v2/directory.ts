@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { getBrand, getRetailer, listBrands, listRetailers } from '../../../catalog/index.js';
+import { type Db, getBrand, getRetailer, listBrands, listRetailers } from '../../../catalog/index.js';
 import { Brand, Envelope, ErrorEnvelope, ListEnvelope, Meta, Retailer } from '../../../schemas/index.js';
 import { notFound } from '../../errors.js';
 import { ok, okPage } from '../../plugins/envelope.js';
@@ -11,6 +11,30 @@ const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
 
 /** Brands and retailers. */
 export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /** GET `/<tag>/:identifier`: one brand or retailer by id or slug, or a 404 naming it. */
+  const byIdentifier = (
+    tag: 'brands' | 'retailers',
+    noun: 'brand' | 'retailer',
+    resource: typeof Brand | typeof Retailer,
+    find: (db: Db, identifier: string) => Brand | Retailer | null,
+  ) =>
+    app.get(
+      `/${tag}/:identifier`,
+      {
+        schema: {
+          tags: [tag],
+          summary: `A ${noun} by id or slug`,
+          params: Type.Object({ identifier: IdOrSlugParam(noun) }),
+          response: { 200: Envelope(resource), ...errors },
+        },
+      },
+      async (request) => {
+        const found = find(app.catalog().db, request.params.identifier);
+        if (!found) throw notFound(noun, request.params.identifier);
+        return ok(request, found);
+      },
+    );
+
   app.get(
     '/brands',
     {
@@ -44,22 +68,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/brands/:identifier',
-    {
-      schema: {
-        tags: ['brands'],
-        summary: 'A brand by id or slug',
-        params: Type.Object({ identifier: IdOrSlugParam('brand') }),
-        response: { 200: Envelope(Brand), ...errors },
-      },
-    },
-    async (request) => {
-      const brand = getBrand(app.catalog().db, request.params.identifier);
-      if (!brand) throw notFound('brand', request.params.identifier);
-      return ok(request, brand);
-    },
-  );
+  byIdentifier('brands', 'brand', Brand, getBrand);
 
   app.get(
     '/retailers',
@@ -87,20 +96,5 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/retailers/:identifier',
-    {
-      schema: {
-        tags: ['retailers'],
-        summary: 'A retailer by id or slug',
-        params: Type.Object({ identifier: IdOrSlugParam('retailer') }),
-        response: { 200: Envelope(Retailer), ...errors },
-      },
-    },
-    async (request) => {
-      const retailer = getRetailer(app.catalog().db, request.params.identifier);
-      if (!retailer) throw notFound('retailer', request.params.identifier);
-      return ok(request, retailer);
-    },
-  );
+  byIdentifier('retailers', 'retailer', Retailer, getRetailer);
 };

@@ -25,6 +25,9 @@ const BrandParam = IdOrSlugParam('brand', ": entries carry that brand's override
 
 /** The knowledge layer (spec §4.19–4.20); Starter plan or above. */
 export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // every route here needs the plan; checked after validation, as a handler would
+  app.addHook('preHandler', async (request) => requirePlan(request, 'starter', 'knowledge'));
+
   app.get(
     '/product-types/:slug/knowledge',
     {
@@ -60,7 +63,6 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      requirePlan(request, 'starter', 'knowledge');
       const db = app.catalog().db;
       const q = request.query;
       const type = findProductType(db, request.params.slug);
@@ -105,7 +107,6 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      requirePlan(request, 'starter', 'knowledge');
       const db = app.catalog().db;
       const q = request.query;
       const productType = q.product_type ? findProductType(db, q.product_type) : null;

@@ -13,7 +13,7 @@ import {
   relationshipsOf,
   stmt,
 } from '../../../catalog/index.js';
-import { parseGtin } from '../../../identifiers/index.js';
+import { parseGtin, toGtin14 } from '../../../identifiers/index.js';
 import {
   BarcodeResult,
   Envelope,
@@ -137,7 +137,7 @@ export const productDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { gtin } = request.params;
       // a mistyped barcode is the caller's error, not a missing product; leading zeros may be
       // dropped (a GTIN-14 written without them), so the check digit is read from the padded form
-      const parsed = parseGtin(gtin.padStart(14, '0'));
+      const parsed = parseGtin(toGtin14(gtin));
       if (!parsed.ok) throw invalidParam('gtin', `is not a valid GTIN: ${parsed.reason}`);
       const id = productIdByGtin(db, gtin);
       const result = id === null ? null : barcodeResultOf(db, id, gtin);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import {
   attachOffers,
   attachSignals,
@@ -243,31 +243,26 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(request, product);
   }
 
+  /** The schema of a single-product route: the same query and answer whichever key finds it. */
+  const singleProduct = <P extends TSchema>(summary: string, params: P) => ({
+    schema: {
+      tags: ['products'],
+      summary,
+      params,
+      querystring: SingleQuery,
+      response: { 200: Envelope(Product), ...errorResponses },
+    },
+  });
+
   app.get(
     '/products/:id',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'A product by id',
-        params: Type.Object({ id: UuidParam }),
-        querystring: SingleQuery,
-        response: { 200: Envelope(Product), ...errorResponses },
-      },
-    },
+    singleProduct('A product by id', Type.Object({ id: UuidParam })),
     async (request, reply) => answerOne(request, reply, request.params.id, request.params.id),
   );
 
   app.get(
     '/products/by-slug/:slug',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'A product by slug',
-        params: Type.Object({ slug: SlugParam }),
-        querystring: SingleQuery,
-        response: { 200: Envelope(Product), ...errorResponses },
-      },
-    },
+    singleProduct('A product by slug', Type.Object({ slug: SlugParam })),
     async (request, reply) =>
       answerOne(request, reply, productIdBySlug(app.catalog().db, request.params.slug), request.params.slug),
   );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import type { Db } from '../../../catalog/index.js';
 import { ErrorEnvelope, type FieldTree, project } from '../../../schemas/index.js';
 import {
   advancedSearch,
@@ -59,6 +60,20 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
     };
   };
 
+  /** Runs `search` on the body and answers in the format and with the fields it asks for. */
+  const answer = async <B extends { fields?: string; format?: Format; include_offers?: boolean }>(
+    request: Parameters<typeof meta>[0],
+    raw: FastifyReply,
+    body: B,
+    selection: FieldTree | undefined,
+    search: (db: Db, engine: SearchEngine, body: B) => SearchResult | Promise<SearchResult>,
+  ) => {
+    const db = app.catalog().db;
+    // naming offers in fields asks for them, as on GET /v2/products
+    const asked = selection?.offers ? { ...body, include_offers: true } : body;
+    return reply(request, raw, await search(db, engine, asked), body.format, selection);
+  };
+
   app.post(
     '/products/search',
     {
@@ -85,9 +100,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         },
         () => productSelection(db, body.fields, body.format),
       );
-      // naming offers in fields asks for them, as on GET /v2/products
-      const asked = selection?.offers ? { ...body, include_offers: true } : body;
-      return reply(request, res, await advancedSearch(db, engine, asked), body.format, selection);
+      return answer(request, res, body, selection, advancedSearch);
     },
   );
 
@@ -101,12 +114,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
         response: { 200: SearchEnvelope, ...errors },
       },
     },
-    async (request, res) => {
-      const db = app.catalog().db;
-      const body = request.body;
-      const selection = productSelection(db, body.fields, body.format);
-      const asked = selection?.offers ? { ...body, include_offers: true } : body;
-      return reply(request, res, await semanticSearch(db, engine, asked), body.format, selection);
-    },
+    async (request, res) =>
+      answer(
+        request,
+        res,
+        request.body,
+        productSelection(app.catalog().db, request.body.fields, request.body.format),
+        semanticSearch,
+      ),
   );
 };
