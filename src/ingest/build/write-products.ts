@@ -1,9 +1,11 @@
-import { type Db, documentDictionary, packDocument, packText, storeDictionary } from '../../catalog/index.js';
+import { type Db, documentDictionary, packText, storeDictionary } from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
+import type { Listing } from '../listing.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import { commonTitlePrefix } from '../resolve/index.js';
 import type { AssembledProduct } from './assemble.js';
+import { DocumentPacker } from './document-packer.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
@@ -12,8 +14,17 @@ import type { VariantGroup } from './resolver.js';
 /** Products whose listings the listing dictionary is drawn from. */
 const LISTING_SAMPLE = 200;
 
-/** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
-export function writeProducts(
+/** Products whose listings are packed as one batch (see DocumentPacker). */
+const BATCH_PRODUCTS = 250;
+/** Batches queued ahead of the one being written: the packing worker's work in hand. */
+const AHEAD = 3;
+
+/**
+ * Writes products with their offers, GTINs, attributes, today's prices and listings. The
+ * listings' JSON is packed on a worker thread (DocumentPacker) a few batches ahead of the
+ * rows being written, so deflate and the inserts overlap.
+ */
+export async function writeProducts(
   db: Db,
   products: AssembledProduct[],
   groups: VariantGroup[],
@@ -24,7 +35,7 @@ export function writeProducts(
     now: string;
     typesWithKnowledge: Set<string>;
   },
-): void {
+): Promise<void> {
   const groupIdOf = writeGroups(db, products, groups, ctx);
   const groupOf = new Map<number, VariantGroup>();
   for (const g of groups) for (const i of g.productIndexes) groupOf.set(i, g);
@@ -49,23 +60,8 @@ export function writeProducts(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
 
-  // in id order: the products, offers and GTINs of one product sit together, and the id
-  // indexes grow at their right edge, with full pages in key order (faster seeks than the
-  // half-empty pages that random inserts leave)
-  const order = products.map((_, i) => i);
-  order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
-  // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
-  const listingJson = (l: (typeof products)[number]['listings'][number]): string => {
-    const { carriedFrom, ...stored } = l;
-    return JSON.stringify(stored);
-  };
-  const listingDictionary = documentDictionary(
-    order
-      .slice(0, LISTING_SAMPLE)
-      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
-  );
-  storeDictionary(db, 'listings', listingDictionary);
-  for (const index of order) {
+  /** Writes one product, its GTINs, offers, today's prices and attributes; returns its offer ids by retailer. */
+  const writeProduct = (index: number): Map<string, string> => {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
@@ -129,11 +125,14 @@ export function writeProducts(
     );
 
     for (const g of p.gtins) insertGtin.run(g, p.id);
+    const offerIds = new Map<string, string>();
     for (const o of offers) {
       const retailerId = ctx.reference.retailerIdBySlug.get(o.retailer);
       if (!retailerId) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
+      offerIds.set(o.retailer, offerId);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
+      const match = p.matches.get(o.key);
       insertOffer.run(
         offerId,
         p.id,
@@ -150,30 +149,71 @@ export function writeProducts(
         ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
         o.carriedFrom?.lastSeenAt ?? ctx.now,
         o.gtin14,
-        p.matches.get(o.key)?.method ?? 'single_listing',
-        p.matches.get(o.key)?.confidence ?? 1,
+        match?.method ?? 'single_listing',
+        match?.confidence ?? 1,
       );
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)
         insertObservation.run(offerId, ctx.day, o.price, o.originalPrice, inStock);
     }
-    for (const l of p.listings) {
-      const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
-      const offer = l.carriedFrom?.gone ? undefined : byRetailer.get(l.retailer);
-      if (!retailerId) continue;
-      insertListing.run(
-        retailerId,
-        l.itemId,
-        p.id,
-        offer ? stableUuid(`offer:${offer.retailer}:${offer.itemId}`) : null,
-        l.title,
-        packDocument(listingJson(l), listingDictionary),
-        l.carriedFrom?.lastSeenAt ?? ctx.now,
-      );
-    }
     for (const a of p.attributes) insertAttribute.run(p.id, a.key, a.value, a.numericValue, a.unit, a.role);
+    return offerIds;
+  };
+
+  // in id order: the products, offers and GTINs of one product sit together, and the id
+  // indexes grow at their right edge, with full pages in key order (faster seeks than the
+  // half-empty pages that random inserts leave)
+  const order = products.map((_, i) => i);
+  order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
+  // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
+  const listingDictionary = documentDictionary(
+    order
+      .slice(0, LISTING_SAMPLE)
+      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
+  );
+  storeDictionary(db, 'listings', listingDictionary);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
+  const packer = new DocumentPacker(listingDictionary);
+  const queue = (batch: number[] | undefined) => {
+    if (batch) packer.add(batch.flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)));
+  };
+  try {
+    for (const batch of batches.slice(0, AHEAD)) queue(batch);
+    for (const [b, batch] of batches.entries()) {
+      queue(batches[b + AHEAD]);
+      const offerIds = batch.map(writeProduct);
+      const packed = await packer.take(b);
+      let next = 0;
+      batch.forEach((index, k) => {
+        const p = products[index] as AssembledProduct;
+        for (const l of p.listings) {
+          const listingJson = packed[next++];
+          const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
+          if (!retailerId) continue;
+          const offerId = l.carriedFrom?.gone ? undefined : offerIds[k]!.get(l.retailer);
+          insertListing.run(
+            retailerId,
+            l.itemId,
+            p.id,
+            offerId ?? null,
+            l.title,
+            listingJson,
+            l.carriedFrom?.lastSeenAt ?? ctx.now,
+          );
+        }
+      });
+    }
+  } finally {
+    await packer.close();
   }
 }
+
+/** A listing as stored (retailer_listings.listing_json): all but where it was carried from. */
+const listingJson = (l: Listing): string => {
+  const { carriedFrom, ...stored } = l;
+  return JSON.stringify(stored);
+};
 
 function writeGroups(
   db: Db,
