@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentDictionary, packDocument, unpackDocument } from '../../catalog/index.js';
-import { DocumentPacker, packBatch } from './document-packer.js';
+import { DocumentPacker } from './document-packer.js';
+import { packBatch } from './pack-batch.js';
 
 const docs = (batch: number, n: number) =>
   Array.from({ length: n }, (_, i) =>

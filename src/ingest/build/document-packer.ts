@@ -1,48 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { packDocument } from '../../catalog/index.js';
 import { startWorker } from '../worker.js';
-
-/** A batch of documents sent to the pack worker. */
-export interface PackRequest {
-  batch: number;
-  docs: string[];
-}
-
-/** A packed batch: every document's bytes one after the other, `ends[i]` where document i ends. */
-export interface PackReply {
-  batch: number;
-  bytes: Uint8Array;
-  ends: Uint32Array;
-}
-
-/** Packs a batch into one buffer (one transfer across threads instead of one per document). */
-export function packBatch(docs: readonly string[], dictionary: Buffer): Omit<PackReply, 'batch'> {
-  const parts = docs.map((d) => packDocument(d, dictionary));
-  const ends = new Uint32Array(parts.length);
-  let at = 0;
-  parts.forEach((p, i) => {
-    at += p.length;
-    ends[i] = at;
-  });
-  // a fresh buffer of its own (Buffer.concat may hand out a slice of the shared pool)
-  const bytes = new Uint8Array(at);
-  at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
-  }
-  return { bytes, ends };
-}
-
-const split = ({ bytes, ends }: Omit<PackReply, 'batch'>): Buffer[] => {
-  const out: Buffer[] = new Array(ends.length);
-  let start = 0;
-  for (let i = 0; i < ends.length; i++) {
-    out[i] = Buffer.from(bytes.buffer, bytes.byteOffset + start, ends[i]! - start);
-    start = ends[i]!;
-  }
-  return out;
-};
+import { type PackReply, type PackRequest, splitBatch } from './pack-batch.js';
 
 interface Batch {
   docs: string[] | null;
@@ -79,7 +38,7 @@ export class DocumentPacker {
       const worker = startWorker('build/pack-worker', null);
       worker.postMessage({ dictionary });
       worker.on('message', (reply: PackReply | 'ready') => {
-        if (reply !== 'ready') return this.#done(split(reply));
+        if (reply !== 'ready') return this.#done(splitBatch(reply));
         // until the worker has loaded (about a second from TypeScript sources) this thread packs
         this.#ready = true;
         this.#next();

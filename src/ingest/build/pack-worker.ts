@@ -1,6 +1,6 @@
 /** Worker thread entry of `DocumentPacker` (document-packer.ts): packs each batch it is sent. */
 import { parentPort } from 'node:worker_threads';
-import { type PackReply, type PackRequest, packBatch } from './document-packer.js';
+import { type PackReply, type PackRequest, packBatch } from './pack-batch.js';
 
 let dictionary = Buffer.alloc(0);
 parentPort?.on('message', (message: { dictionary: Uint8Array } | PackRequest) => {
