@@ -11,11 +11,14 @@ interface Batch {
   fromWorker: Promise<Buffer[] | null> | null;
 }
 
+/** Batches the worker holds at once: one to pack, one waiting, so it never waits for this thread. */
+const IN_FLIGHT = 2;
+
 /**
  * Packs documents (`catalog.packDocument`, with one dictionary) in batches on a worker
  * thread beside this one, so deflate runs on the second core while this thread writes rows:
  * packing was half of the write phase (issue 20). Batches are added ahead of use and taken
- * in order; the worker packs the oldest batch nobody has started, and a batch still queued
+ * in order; the worker packs the oldest batches nobody has started, and a batch still queued
  * when it is taken is packed on this thread, so neither thread idles while the other is
  * behind. Where no worker starts (or it fails), everything is packed here. Either way a
  * document packs to the same bytes.
@@ -24,12 +27,12 @@ export class DocumentPacker {
   readonly #dictionary: Buffer;
   readonly #batches: Batch[] = [];
   #worker: Worker | null = null;
-  #busy = false;
   #ready = false;
   #workerBatches = 0;
   /** the first batch the worker may still take: it takes them in order */
   #cursor = 0;
-  #settle: ((packed: Buffer[] | null) => void) | null = null;
+  /** what settles each batch the worker holds, by batch number */
+  readonly #settle = new Map<number, (packed: Buffer[] | null) => void>();
 
   constructor(dictionary: Buffer, options: { worker?: boolean } = {}) {
     this.#dictionary = dictionary;
@@ -38,9 +41,9 @@ export class DocumentPacker {
       const worker = startWorker('build/pack-worker', null);
       worker.postMessage({ dictionary });
       worker.on('message', (reply: PackReply | 'ready') => {
-        if (reply !== 'ready') return this.#done(splitBatch(reply));
-        // until the worker has loaded (about a second from TypeScript sources) this thread packs
-        this.#ready = true;
+        // until the worker has loaded (half a second from TypeScript sources) this thread packs
+        if (reply === 'ready') this.#ready = true;
+        else this.#settled(reply.batch, splitBatch(reply));
         this.#next();
       });
       for (const event of ['error', 'exit']) worker.on(event, () => this.#fail());
@@ -61,11 +64,10 @@ export class DocumentPacker {
   async take(batch: number): Promise<Buffer[]> {
     const b = this.#batches[batch];
     if (!b) throw new Error(`no batch ${batch}`);
-    if (b.state === 'worker') {
-      const packed = await b.fromWorker;
-      if (packed) b.packed = packed;
-      else b.state = 'queued';
-    }
+    // the worker's messages (ready, batches done) arrive as events: let them in before deciding
+    // who packs this batch, or a caller that never waits would keep the worker from starting
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (b.state === 'worker') await b.fromWorker;
     if (b.state === 'queued') {
       b.state = 'done';
       b.packed = (b.docs ?? []).map((d) => packDocument(d, this.#dictionary));
@@ -82,49 +84,45 @@ export class DocumentPacker {
     return this.#workerBatches;
   }
 
-  /** Stops the worker. */
+  /** Stops the worker; batches it held are packed on this thread when taken. */
   async close(): Promise<void> {
     const worker = this.#worker;
-    this.#worker = null;
-    this.#settle?.(null);
+    this.#fail();
     await worker?.terminate();
   }
 
   #next(): void {
-    if (!this.#worker || !this.#ready || this.#busy) return;
-    while (this.#cursor < this.#batches.length && this.#batches[this.#cursor]!.state !== 'queued')
-      this.#cursor++;
-    const index = this.#cursor;
-    const b = this.#batches[index];
-    if (!b) return;
-    b.state = 'worker';
-    this.#busy = true;
-    this.#workerBatches++;
-    b.fromWorker = new Promise((resolve) => {
-      this.#settle = (packed) => {
-        b.state = packed ? 'done' : 'queued';
-        if (packed) b.packed = packed;
-        b.docs = packed ? null : b.docs;
-        resolve(packed);
-      };
-    });
-    const request: PackRequest = { batch: index, docs: b.docs ?? [] };
-    this.#worker.postMessage(request);
+    while (this.#worker && this.#ready && this.#settle.size < IN_FLIGHT) {
+      while (this.#cursor < this.#batches.length && this.#batches[this.#cursor]!.state !== 'queued')
+        this.#cursor++;
+      const index = this.#cursor;
+      const b = this.#batches[index];
+      if (!b) return;
+      b.state = 'worker';
+      this.#workerBatches++;
+      b.fromWorker = new Promise((resolve) => {
+        this.#settle.set(index, (packed) => {
+          b.state = packed ? 'done' : 'queued';
+          if (packed) {
+            b.packed = packed;
+            b.docs = null;
+          }
+          resolve(packed);
+        });
+      });
+      const request: PackRequest = { batch: index, docs: b.docs ?? [] };
+      this.#worker.postMessage(request);
+    }
   }
 
-  #done(packed: Buffer[]): void {
-    const settle = this.#settle;
-    this.#settle = null;
-    this.#busy = false;
+  #settled(batch: number, packed: Buffer[] | null): void {
+    const settle = this.#settle.get(batch);
+    this.#settle.delete(batch);
     settle?.(packed);
-    this.#next();
   }
 
   #fail(): void {
     this.#worker = null;
-    const settle = this.#settle;
-    this.#settle = null;
-    this.#busy = false;
-    settle?.(null);
+    for (const batch of [...this.#settle.keys()]) this.#settled(batch, null);
   }
 }
