@@ -1,5 +1,6 @@
+import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { documentDictionary, packDocument, unpackDocument } from '../../catalog/index.js';
+import { documentDictionary, packDocument, packText, unpackDocument } from '../../catalog/index.js';
 import { DocumentPacker } from './document-packer.js';
 import { packBatch } from './pack-batch.js';
 
@@ -31,14 +32,18 @@ describe('DocumentPacker', () => {
         }
         const first = worker ? packer.add([]) + 1 : 0;
         const batches = [docs(0, 50), docs(1, 0), docs(2, 7), docs(3, 120)];
-        const numbers = batches.map((b) => packer.add(b));
+        const numbers = batches.map((b) => packer.add(b, b.slice(0, 3)));
         expect(numbers).toEqual([0, 1, 2, 3].map((n) => n + first));
         for (const [n, batch] of batches.entries()) {
           const packed = await packer.take(n + first);
-          expect(packed.map((p) => Buffer.from(p).toString('hex'))).toEqual(
+          expect(packed.docs.map((p) => Buffer.from(p).toString('hex'))).toEqual(
             batch.map((d) => packDocument(d, dictionary).toString('hex')),
           );
-          expect(packed.map((p) => unpackDocument(p, dictionary))).toEqual(batch);
+          expect(packed.docs.map((p) => unpackDocument(p, dictionary))).toEqual(batch);
+          // texts are packed alone, as packText does
+          expect(packed.texts.map((p) => Buffer.from(p).toString('hex'))).toEqual(
+            batch.slice(0, 3).map((d) => packText(d).toString('hex')),
+          );
         }
       } finally {
         await packer.close();
@@ -50,15 +55,16 @@ describe('DocumentPacker', () => {
     packer.add(docs(0, 30));
     await packer.close();
     packer.add(docs(1, 30));
-    expect((await packer.take(0)).map((p) => unpackDocument(p, dictionary))).toEqual(docs(0, 30));
-    expect((await packer.take(1)).map((p) => unpackDocument(p, dictionary))).toEqual(docs(1, 30));
+    expect((await packer.take(0)).docs.map((p) => unpackDocument(p, dictionary))).toEqual(docs(0, 30));
+    expect((await packer.take(1)).docs.map((p) => unpackDocument(p, dictionary))).toEqual(docs(1, 30));
   });
 
-  it('packBatch lays the documents end to end', () => {
-    const { bytes, ends } = packBatch(['{"a":1}', '{}'], dictionary);
-    expect(ends.length).toBe(2);
-    expect(ends[1]).toBe(bytes.length);
+  it('packBatch lays the documents, then the texts, end to end', () => {
+    const { bytes, ends, docs: count } = packBatch(['{"a":1}', '{}'], ['plain'], dictionary);
+    expect([ends.length, count]).toEqual([3, 2]);
+    expect(ends[2]).toBe(bytes.length);
     expect(unpackDocument(bytes.subarray(0, ends[0]), dictionary)).toBe('{"a":1}');
-    expect(unpackDocument(bytes.subarray(ends[0]), dictionary)).toBe('{}');
+    expect(unpackDocument(bytes.subarray(ends[0], ends[1]), dictionary)).toBe('{}');
+    expect(inflateRawSync(bytes.subarray(ends[1])).toString()).toBe('plain');
   });
 });

@@ -1,14 +1,14 @@
 import type { Worker } from 'node:worker_threads';
-import { packDocument } from '../../catalog/index.js';
+import { packDocument, packText } from '../../catalog/index.js';
 import { startWorker } from '../worker.js';
-import { type PackReply, type PackRequest, splitBatch } from './pack-batch.js';
+import { type Packed, type PackReply, type PackRequest, splitBatch } from './pack-batch.js';
 
 interface Batch {
-  docs: string[] | null;
+  work: { docs: string[]; texts: string[] } | null;
   state: 'queued' | 'worker' | 'done';
-  packed: Buffer[] | null;
+  packed: Packed | null;
   /** settles when the worker is done with it: null when the worker failed (pack it here) */
-  fromWorker: Promise<Buffer[] | null> | null;
+  fromWorker: Promise<Packed | null> | null;
 }
 
 /** Batches the worker holds at once: one to pack, one waiting, so it never waits for this thread. */
@@ -32,7 +32,7 @@ export class DocumentPacker {
   /** the first batch the worker may still take: it takes them in order */
   #cursor = 0;
   /** what settles each batch the worker holds, by batch number */
-  readonly #settle = new Map<number, (packed: Buffer[] | null) => void>();
+  readonly #settle = new Map<number, (packed: Packed | null) => void>();
 
   constructor(dictionary: Buffer, options: { worker?: boolean } = {}) {
     this.#dictionary = dictionary;
@@ -53,15 +53,18 @@ export class DocumentPacker {
     }
   }
 
-  /** Queues a batch of JSON documents; returns its number for {@link take}. */
-  add(docs: string[]): number {
-    this.#batches.push({ docs, state: 'queued', packed: null, fromWorker: null });
+  /**
+   * Queues a batch: JSON documents packed with the dictionary and texts packed alone
+   * (`packText`); returns its number for {@link take}.
+   */
+  add(docs: string[], texts: string[] = []): number {
+    this.#batches.push({ work: { docs, texts }, state: 'queued', packed: null, fromWorker: null });
     this.#next();
     return this.#batches.length - 1;
   }
 
-  /** The packed documents of batch `batch`, in the order they were added. */
-  async take(batch: number): Promise<Buffer[]> {
+  /** The packed documents and texts of batch `batch`, each in the order they were added. */
+  async take(batch: number): Promise<Packed> {
     const b = this.#batches[batch];
     if (!b) throw new Error(`no batch ${batch}`);
     // the worker's messages (ready, batches done) arrive as events: let them in before deciding
@@ -70,11 +73,14 @@ export class DocumentPacker {
     if (b.state === 'worker') await b.fromWorker;
     if (b.state === 'queued') {
       b.state = 'done';
-      b.packed = (b.docs ?? []).map((d) => packDocument(d, this.#dictionary));
+      b.packed = {
+        docs: (b.work?.docs ?? []).map((d) => packDocument(d, this.#dictionary)),
+        texts: (b.work?.texts ?? []).map(packText),
+      };
     }
-    const packed = b.packed ?? [];
+    const packed = b.packed ?? { docs: [], texts: [] };
     // taken once: the batch's memory goes
-    b.docs = null;
+    b.work = null;
     b.packed = null;
     return packed;
   }
@@ -105,17 +111,17 @@ export class DocumentPacker {
           b.state = packed ? 'done' : 'queued';
           if (packed) {
             b.packed = packed;
-            b.docs = null;
+            b.work = null;
           }
           resolve(packed);
         });
       });
-      const request: PackRequest = { batch: index, docs: b.docs ?? [] };
+      const request: PackRequest = { batch: index, docs: b.work?.docs ?? [], texts: b.work?.texts ?? [] };
       this.#worker.postMessage(request);
     }
   }
 
-  #settled(batch: number, packed: Buffer[] | null): void {
+  #settled(batch: number, packed: Packed | null): void {
     const settle = this.#settle.get(batch);
     this.#settle.delete(batch);
     settle?.(packed);

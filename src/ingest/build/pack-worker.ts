@@ -8,7 +8,7 @@ parentPort?.on('message', (message: { dictionary: Uint8Array } | PackRequest) =>
     dictionary = Buffer.from(message.dictionary);
     return;
   }
-  const reply: PackReply = { batch: message.batch, ...packBatch(message.docs, dictionary) };
+  const reply: PackReply = { batch: message.batch, ...packBatch(message.docs, message.texts, dictionary) };
   parentPort?.postMessage(reply, [reply.bytes.buffer as ArrayBuffer]);
 });
 parentPort?.postMessage('ready');

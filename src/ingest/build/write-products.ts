@@ -1,4 +1,4 @@
-import { type Db, documentDictionary, packText, storeDictionary } from '../../catalog/index.js';
+import { type Db, documentDictionary, storeDictionary } from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import type { Listing } from '../listing.js';
@@ -21,8 +21,9 @@ const AHEAD = 3;
 
 /**
  * Writes products with their offers, GTINs, attributes, today's prices and listings. The
- * listings' JSON is packed on a worker thread (DocumentPacker) a few batches ahead of the
- * rows being written, so deflate and the inserts overlap.
+ * listings' JSON and the products' spec sources are packed on a worker thread
+ * (DocumentPacker) a few batches ahead of the rows being written, so deflate and the
+ * inserts overlap.
  */
 export async function writeProducts(
   db: Db,
@@ -60,8 +61,11 @@ export async function writeProducts(
     'INSERT OR IGNORE INTO product_attributes (product_id, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
 
-  /** Writes one product, its GTINs, offers, today's prices and attributes; returns its offer ids by retailer. */
-  const writeProduct = (index: number): Map<string, string> => {
+  /**
+   * Writes one product (with its spec sources packed), its GTINs, offers, today's prices and
+   * attributes; returns its offer ids by retailer.
+   */
+  const writeProduct = (index: number, specSources: Buffer): Map<string, string> => {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
@@ -99,7 +103,7 @@ export async function writeProducts(
       p.imageUrl,
       JSON.stringify(p.variantAttributes),
       JSON.stringify(p.specs),
-      packText(JSON.stringify(p.specSources)),
+      specSources,
       JSON.stringify({
         listing_count: p.listings.length,
         retailer_count: offers.length,
@@ -176,19 +180,24 @@ export async function writeProducts(
   for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
   const packer = new DocumentPacker(listingDictionary);
   const queue = (batch: number[] | undefined) => {
-    if (batch) packer.add(batch.flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)));
+    if (!batch) return;
+    const of = batch.map((i) => products[i] as AssembledProduct);
+    packer.add(
+      of.flatMap((p) => p.listings.map(listingJson)),
+      of.map((p) => JSON.stringify(p.specSources)),
+    );
   };
   try {
     for (const batch of batches.slice(0, AHEAD)) queue(batch);
     for (const [b, batch] of batches.entries()) {
       queue(batches[b + AHEAD]);
-      const offerIds = batch.map(writeProduct);
       const packed = await packer.take(b);
+      const offerIds = batch.map((index, k) => writeProduct(index, packed.texts[k]!));
       let next = 0;
       batch.forEach((index, k) => {
         const p = products[index] as AssembledProduct;
         for (const l of p.listings) {
-          const listingJson = packed[next++];
+          const listingJson = packed.docs[next++];
           const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
           if (!retailerId) continue;
           const offerId = l.carriedFrom?.gone ? undefined : offerIds[k]!.get(l.retailer);
