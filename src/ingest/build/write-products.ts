@@ -220,6 +220,8 @@ export async function writeProducts(
 
 /** A listing as stored (retailer_listings.listing_json): all but where it was carried from. */
 const listingJson = (l: Listing): string => {
+  // a fresh listing has no `carriedFrom` (and JSON leaves out an undefined one): no copy needed
+  if (l.carriedFrom === undefined) return JSON.stringify(l);
   const { carriedFrom, ...stored } = l;
   return JSON.stringify(stored);
 };
