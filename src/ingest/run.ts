@@ -79,6 +79,8 @@ export interface PhaseTiming {
   cpu_ms: number;
   /** resident memory at the end of the phase */
   rss_mb: number;
+  /** of which the JavaScript heap in use (the rest: SQLite's page cache, buffers, code, threads) */
+  heap_mb: number;
 }
 
 export interface IngestReport {
@@ -215,6 +217,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
         wall_ms: Math.round(performance.now() - phaseStart.wall),
         cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
         rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+        heap_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       });
       phaseStart = { name: event.phase, wall: performance.now(), cpu: process.cpuUsage() };
     }

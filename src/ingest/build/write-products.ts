@@ -13,6 +13,13 @@ import type { VariantGroup } from './resolver.js';
 
 /** Products whose listings the listing dictionary is drawn from. */
 const LISTING_SAMPLE = 200;
+/**
+ * Bytes of listing dictionary: deflate hashes the whole dictionary before every listing, so
+ * its length is most of a listing's packing cost. Measured on the 3,000-product demo's 8,527
+ * listings (level 9): 32 KB kept 27.9 % of the bytes at 121 µs CPU a listing, 16 KB 30.3 % at
+ * 67 µs, 8 KB 32.7 % at 54 µs. Listings are read back only by the next ingest.
+ */
+const LISTING_DICTIONARY_BYTES = 16 * 1024;
 
 /** Products whose listings are packed as one batch (see DocumentPacker). */
 const BATCH_PRODUCTS = 250;
@@ -174,7 +181,7 @@ export async function writeProducts(
     order
       .slice(0, LISTING_SAMPLE)
       .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
-  );
+  ).subarray(-LISTING_DICTIONARY_BYTES);
   storeDictionary(db, 'listings', listingDictionary);
   const batches: number[][] = [];
   for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
