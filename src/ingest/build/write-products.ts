@@ -310,6 +310,8 @@ function writeGroups(
 /** Groups that share a product are one group (e.g. two retailers' item groups of the same variants). */
 function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
   const owner = new Map<number, VariantGroup>();
+  // each merged group's members as a set too: a membership test per product, not a scan
+  const membersOf = new Map<VariantGroup, Set<number>>();
   const merged: VariantGroup[] = [];
   for (const group of groups) {
     const hits = [
@@ -321,17 +323,26 @@ function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
     if (!target) {
       target = { ...group, productIndexes: [] };
       merged.push(target);
+      membersOf.set(target, new Set());
     }
+    const members = membersOf.get(target)!;
     for (const other of hits.slice(1)) {
-      for (const i of other.productIndexes) target.productIndexes.push(i);
+      for (const i of other.productIndexes) {
+        target.productIndexes.push(i);
+        members.add(i);
+        owner.set(i, target);
+      }
       other.productIndexes = [];
     }
     target.baseModel ??= group.baseModel;
     target.seriesName ??= group.seriesName;
     target.variantDimensions = [...new Set([...target.variantDimensions, ...group.variantDimensions])];
     for (const i of group.productIndexes)
-      if (!target.productIndexes.includes(i)) target.productIndexes.push(i);
-    for (const i of target.productIndexes) owner.set(i, target);
+      if (!members.has(i)) {
+        target.productIndexes.push(i);
+        members.add(i);
+        owner.set(i, target);
+      }
   }
   return merged.filter((g) => g.productIndexes.length > 0);
 }
