@@ -185,7 +185,8 @@ export async function writeProducts(
   storeDictionary(db, 'listings', listingDictionary);
   const batches: number[][] = [];
   for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
-  const packer = new DocumentPacker(listingDictionary);
+  // a small catalog packs in less time than a worker takes to load (half a second from sources)
+  const packer = new DocumentPacker(listingDictionary, { worker: batches.length > AHEAD });
   const queue = (batch: number[] | undefined) => {
     if (!batch) return;
     const of = batch.map((i) => products[i] as AssembledProduct);
