@@ -101,10 +101,10 @@ try {
     say(
       `ingest: ${report.products} products, ${report.offers} offers in ${result.seconds} s (${result.cpu_seconds} s CPU), peak RSS ${result.peak_rss_mb} MB`,
     );
-    say('| phase | wall s | CPU s | RSS after, MB |');
-    say('|---|---:|---:|---:|');
+    say('| phase | wall s | CPU s | RSS after, MB | JS heap after, MB |');
+    say('|---|---:|---:|---:|---:|');
     for (const p of report.phases)
-      say(`| ${p.phase} | ${tenths(p.wall_ms)} | ${tenths(p.cpu_ms)} | ${p.rss_mb} |`);
+      say(`| ${p.phase} | ${tenths(p.wall_ms)} | ${tenths(p.cpu_ms)} | ${p.rss_mb} | ${p.heap_mb} |`);
     say(
       `resolution vs the demo's ground truth: pair precision ${resolution.precision}, recall ${resolution.recall}, F1 ${resolution.f1}`,
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   currentSnapshotPath,
+  type Db,
   discardSnapshot,
   lockCatalog,
   newSnapshotPath,
@@ -13,11 +14,12 @@ import {
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
 import { buildSearchIndex } from '../search/index.js';
-import { assembleProduct } from './build/assemble.js';
+import { type AssembledProduct, assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
 import { type Classification, Classifier } from './build/classify.js';
 import {
+  type PreviousCatalog,
   readPrevious,
   readPreviousFeedSizes,
   readPreviousListings,
@@ -25,9 +27,9 @@ import {
 } from './build/previous.js';
 import { writePriceSeries } from './build/price-series.js';
 import { writeProductDocuments } from './build/product-documents.js';
-import { writeReference } from './build/reference.js';
+import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
-import type { Resolver } from './build/resolver.js';
+import type { Resolver, VariantGroup } from './build/resolver.js';
 import { writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
@@ -77,6 +79,8 @@ export interface PhaseTiming {
   cpu_ms: number;
   /** resident memory at the end of the phase */
   rss_mb: number;
+  /** of which the JavaScript heap in use (the rest: SQLite's page cache, buffers, code, threads) */
+  heap_mb: number;
 }
 
 export interface IngestReport {
@@ -213,6 +217,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
         wall_ms: Math.round(performance.now() - phaseStart.wall),
         cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
         rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+        heap_mb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       });
       phaseStart = { name: event.phase, wall: performance.now(), cpu: process.cpuUsage() };
     }
@@ -243,6 +248,9 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     }
   const listings: Listing[] = [...freshByRetailer.values()].flat();
   const fresh = new Set(freshByRetailer.keys());
+  // `listings` is now the one list of the run's listings (handed to the write below)
+  freshByRetailer.clear();
+  read.listings = [];
 
   const base = {
     run_id: randomUUID(),
@@ -317,89 +325,34 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
   // retailers came fresh or carried: resolution and id assignment see the same input for the
   // same listings, so ids, offers and groups do not depend on how a run was invoked
   listings.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  const previous = readPrevious(previousPath);
   const path = newSnapshotPath(options.dataDir);
   const db = openWritable(path);
   try {
     prepareSnapshot(db);
-    let productCount = 0;
-    db.transaction(() => {
-      progress({ phase: 'reference data' });
-      const reference = writeReference(db, content, now, previous.brandCreatedAt);
-      writeRetailers(
-        db,
-        listings.map((l) => l.retailer),
-        reference,
-        now,
-      );
-
-      progress({ phase: 'classify', total: listings.length });
-      const classifier = new Classifier(reference.types.values());
-      const classifications = new Map<string, Classification>();
-      for (const l of listings) classifications.set(l.key, classifier.classify(l));
-
-      progress({ phase: 'resolve', total: listings.length });
-      const byKey = new Map(listings.map((l) => [l.key, l]));
-      const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
-        listings.map((l) => ({
-          key: l.key,
-          source: l.retailer,
-          title: l.title,
-          description: l.description,
-          brand: reference.brands.resolve(l.brandName)?.name ?? null,
-          gtin: l.gtin14,
-          mpn: l.mpn,
-          price: l.price,
-          productType: typeForResolver(classifications.get(l.key)),
-          specs: l.rawSpecs,
-          itemGroupId: l.itemGroupId,
-          color: l.color,
-          size: l.size,
-          previousProduct: previous.productIdByListing.get(l.key) ?? null,
-        })),
-      );
-
-      progress({ phase: 'assemble', total: resolved.products.length });
-      const ctx = {
-        reference,
-        previous,
-        classifications,
-        now,
-        usedIds: new Set<string>(),
-        claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
-        usedSlugs: new Set<string>(),
-      };
-      const products = resolved.products.map((r) =>
-        assembleProduct(
-          r,
-          r.keys.map((k) => byKey.get(k)!),
-          ctx,
-        ),
-      );
-      const typesWithKnowledge = new Set(
-        content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
-      );
-      progress({ phase: 'write', total: products.length });
-      // indexes are built after the bulk load, so they are packed and sorted once
-      // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
-      const restoreIndexes = deferIndexes(db, BULK_TABLES);
-      writeProducts(db, products, resolved.groups, { reference, previous, day, now, typesWithKnowledge });
-      writeNameKeys(db);
-      restoreIndexes();
-      db.exec(offersByProductIndex);
-      // before anything copies updated_at: unchanged products keep the previous publish's
-      keepUpdatedAt(db, previous.path);
-      progress({ phase: 'relationships' });
-      buildRelationships(db, content.relatedTypes ?? []);
-      progress({ phase: 'search index' });
-      buildSearchIndex(db, content.needs ?? []);
-      progress({ phase: 'documents' });
-      writeProductDocuments(db);
-      productCount = products.length;
-    })();
+    // one transaction for the whole build (the writer has no journal: a commit per statement
+    // would write the file each time); BEGIN/COMMIT by hand, as the write phase awaits its
+    // packing worker
+    db.exec('BEGIN');
+    // the listings are handed over (`splice` empties this function's array): once the products
+    // are written nothing holds them, so the phases that follow run without them in memory
+    const written = await writeListings(db, listings.splice(0), {
+      content,
+      previousPath,
+      now,
+      day,
+      resolver: options.resolver,
+      progress,
+    });
+    progress({ phase: 'relationships' });
+    buildRelationships(db, content.relatedTypes ?? []);
+    progress({ phase: 'search index' });
+    buildSearchIndex(db, content.needs ?? []);
+    progress({ phase: 'documents' });
+    writeProductDocuments(db);
+    db.exec('COMMIT');
 
     // price history carries over: offer ids are stable, today's rows were written above
-    if (previous.path) carryPriceHistory(db, previous.path, day);
+    if (written.previousPath) carryPriceHistory(db, written.previousPath, day);
     const history: HistoryReport[] = [];
     for (const file of staging) {
       progress({ phase: 'price history' });
@@ -417,7 +370,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       return refuse(shrink, kept, counts.visible_products);
     }
     progress({ phase: 'changes' });
-    const changes = recordChanges(db, previous.path, { run_id: base.run_id, published_at: now });
+    const changes = recordChanges(db, written.previousPath, { run_id: base.run_id, published_at: now });
     progress({ phase: 'publish' });
     const result: IngestReport = {
       ...base,
@@ -426,7 +379,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       refused: null,
       kept,
       removed,
-      products: productCount,
+      products: written.products,
       offers: counts.offers,
       visible_products: { before: visibleBefore, after: counts.visible_products },
       duration_ms: Date.now() - started,
@@ -453,6 +406,115 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     discardSnapshot(path);
     throw error;
   }
+}
+
+/**
+ * Reference data, classification, resolution, assembly and the write of products, offers,
+ * prices and listings: everything that needs the listings in memory. What it builds on the
+ * way (classifications, resolver records, assembled products) is scoped here and goes when
+ * it returns; the later phases read the snapshot.
+ */
+async function writeListings(
+  db: Db,
+  listings: Listing[],
+  options: {
+    content: Content;
+    previousPath: string | null;
+    now: string;
+    day: string;
+    resolver: Resolver | undefined;
+    progress: (event: { phase: string; done?: number; total?: number }) => void;
+  },
+): Promise<{ products: number; previousPath: string | null }> {
+  const { content, now, day, progress } = options;
+  const previous = readPrevious(options.previousPath);
+  progress({ phase: 'reference data' });
+  const reference = writeReference(db, content, now, previous.brandCreatedAt);
+  writeRetailers(
+    db,
+    listings.map((l) => l.retailer),
+    reference,
+    now,
+  );
+  const { products, groups } = resolveProducts(listings, {
+    reference,
+    previous,
+    now,
+    resolver: options.resolver,
+    progress,
+  });
+  const typesWithKnowledge = new Set(
+    content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
+  );
+  progress({ phase: 'write', total: products.length });
+  // indexes are built after the bulk load, so they are packed and sorted once
+  // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
+  const restoreIndexes = deferIndexes(db, BULK_TABLES);
+  await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
+  writeNameKeys(db);
+  restoreIndexes();
+  db.exec(offersByProductIndex);
+  // before anything copies updated_at: unchanged products keep the previous publish's
+  keepUpdatedAt(db, previous.path);
+  return { products: products.length, previousPath: previous.path };
+}
+
+/** Classifies, resolves and assembles the run's listings into products and variant groups. */
+function resolveProducts(
+  listings: Listing[],
+  options: {
+    reference: Reference;
+    previous: PreviousCatalog;
+    now: string;
+    resolver: Resolver | undefined;
+    progress: (event: { phase: string; done?: number; total?: number }) => void;
+  },
+): { products: AssembledProduct[]; groups: VariantGroup[] } {
+  const { reference, previous, progress } = options;
+  progress({ phase: 'classify', total: listings.length });
+  const classifier = new Classifier(reference.types.values());
+  const classifications = new Map<string, Classification>();
+  for (const l of listings) classifications.set(l.key, classifier.classify(l));
+
+  progress({ phase: 'resolve', total: listings.length });
+  const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
+    listings.map((l) => ({
+      key: l.key,
+      source: l.retailer,
+      title: l.title,
+      description: l.description,
+      brand: reference.brands.resolve(l.brandName)?.name ?? null,
+      gtin: l.gtin14,
+      mpn: l.mpn,
+      price: l.price,
+      productType: typeForResolver(classifications.get(l.key)),
+      specs: l.rawSpecs,
+      itemGroupId: l.itemGroupId,
+      color: l.color,
+      size: l.size,
+      previousProduct: previous.productIdByListing.get(l.key) ?? null,
+    })),
+  );
+
+  progress({ phase: 'assemble', total: resolved.products.length });
+  const byKey = new Map(listings.map((l) => [l.key, l]));
+  const ctx = {
+    reference,
+    previous,
+    classifications,
+    now: options.now,
+    usedIds: new Set<string>(),
+    claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
+    usedSlugs: new Set<string>(),
+  };
+  const products = resolved.products.map((r) =>
+    assembleProduct(
+      r,
+      r.keys.map((k) => byKey.get(k)!),
+      ctx,
+    ),
+  );
+  return { products, groups: resolved.groups };
 }
 
 /** `retailer=path` or a bare path whose file name (without extension) names the retailer. */

@@ -1,16 +1,10 @@
-import {
-  type Db,
-  dayNumber,
-  documentDictionary,
-  packDocument,
-  packText,
-  storeDictionary,
-  toCents,
-} from '../../catalog/index.js';
+import { type Db, dayNumber, documentDictionary, storeDictionary, toCents } from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
+import type { Listing } from '../listing.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
+import { DocumentPacker } from './document-packer.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
@@ -19,9 +13,26 @@ import type { VariantGroup } from './resolver.js';
 
 /** Products whose listings the listing dictionary is drawn from. */
 const LISTING_SAMPLE = 200;
+/**
+ * Bytes of listing dictionary: deflate hashes the whole dictionary before every listing, so
+ * its length is most of a listing's packing cost. Measured on the 3,000-product demo's 8,527
+ * listings (level 9): 32 KB kept 27.9 % of the bytes at 121 µs CPU a listing, 16 KB 30.3 % at
+ * 67 µs, 8 KB 32.7 % at 54 µs. Listings are read back only by the next ingest.
+ */
+const LISTING_DICTIONARY_BYTES = 16 * 1024;
 
-/** Writes products with their offers, GTINs, attributes, today's prices and search rows. */
-export function writeProducts(
+/** Products whose listings are packed as one batch (see DocumentPacker). */
+const BATCH_PRODUCTS = 250;
+/** Batches queued ahead of the one being written: the packing worker's work in hand. */
+const AHEAD = 3;
+
+/**
+ * Writes products with their offers, GTINs, attributes, today's prices and listings. The
+ * listings' JSON and the products' spec sources are packed on a worker thread
+ * (DocumentPacker) a few batches ahead of the rows being written, so deflate and the
+ * inserts overlap.
+ */
+export async function writeProducts(
   db: Db,
   products: AssembledProduct[],
   groups: VariantGroup[],
@@ -32,7 +43,7 @@ export function writeProducts(
     now: string;
     typesWithKnowledge: Set<string>;
   },
-): void {
+): Promise<void> {
   const groupIdOf = writeGroups(db, products, groups, ctx);
   const groupOf = new Map<number, VariantGroup>();
   for (const g of groups) for (const i of g.productIndexes) groupOf.set(i, g);
@@ -57,23 +68,11 @@ export function writeProducts(
     'INSERT OR IGNORE INTO product_attributes (product_rowid, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
   );
 
-  // in id order: the products, offers and GTINs of one product sit together, and the id
-  // indexes grow at their right edge, with full pages in key order (faster seeks than the
-  // half-empty pages that random inserts leave)
-  const order = products.map((_, i) => i);
-  order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
-  // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
-  const listingJson = (l: (typeof products)[number]['listings'][number]): string => {
-    const { carriedFrom, ...stored } = l;
-    return JSON.stringify(stored);
-  };
-  const listingDictionary = documentDictionary(
-    order
-      .slice(0, LISTING_SAMPLE)
-      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
-  );
-  storeDictionary(db, 'listings', listingDictionary);
-  for (const index of order) {
+  /**
+   * Writes one product (with its spec sources packed), its GTINs, offers, today's prices and
+   * attributes; returns its offer ids by retailer.
+   */
+  const writeProduct = (index: number, specSources: Buffer): Map<string, string> => {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
@@ -111,7 +110,7 @@ export function writeProducts(
       p.imageUrl,
       JSON.stringify(p.variantAttributes),
       JSON.stringify(p.specs),
-      packText(JSON.stringify(p.specSources)),
+      specSources,
       JSON.stringify({
         listing_count: p.listings.length,
         retailer_count: offers.length,
@@ -137,11 +136,14 @@ export function writeProducts(
     );
 
     for (const g of p.gtins) insertGtin.run(g, p.id);
+    const offerIds = new Map<string, string>();
     for (const o of offers) {
       const retailerId = ctx.reference.retailerIdBySlug.get(o.retailer);
       if (!retailerId) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
+      offerIds.set(o.retailer, offerId);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
+      const match = p.matches.get(o.key);
       const { lastInsertRowid: offerRowid } = insertOffer.run(
         offerId,
         p.id,
@@ -158,8 +160,8 @@ export function writeProducts(
         ctx.previous.offerFirstSeen.get(offerId) ?? ctx.now,
         o.carriedFrom?.lastSeenAt ?? ctx.now,
         o.gtin14,
-        p.matches.get(o.key)?.method ?? 'single_listing',
-        p.matches.get(o.key)?.confidence ?? 1,
+        match?.method ?? 'single_listing',
+        match?.confidence ?? 1,
       );
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)
@@ -171,24 +173,73 @@ export function writeProducts(
           inStock,
         );
     }
-    for (const l of p.listings) {
-      const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
-      const offer = l.carriedFrom?.gone ? undefined : byRetailer.get(l.retailer);
-      if (!retailerId) continue;
-      insertListing.run(
-        retailerId,
-        l.itemId,
-        p.id,
-        offer ? stableUuid(`offer:${offer.retailer}:${offer.itemId}`) : null,
-        l.title,
-        packDocument(listingJson(l), listingDictionary),
-        l.carriedFrom?.lastSeenAt ?? ctx.now,
-      );
-    }
     for (const a of p.attributes)
       insertAttribute.run(productRowid, a.key, a.value, a.numericValue, a.unit, a.role);
+    return offerIds;
+  };
+
+  // in id order: the products, offers and GTINs of one product sit together, and the id
+  // indexes grow at their right edge, with full pages in key order (faster seeks than the
+  // half-empty pages that random inserts leave)
+  const order = products.map((_, i) => i);
+  order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
+  // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
+  const listingDictionary = documentDictionary(
+    order
+      .slice(0, LISTING_SAMPLE)
+      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
+  ).subarray(-LISTING_DICTIONARY_BYTES);
+  storeDictionary(db, 'listings', listingDictionary);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
+  // a small catalog packs in less time than a worker takes to load (half a second from sources)
+  const packer = new DocumentPacker(listingDictionary, { worker: batches.length > AHEAD });
+  const queue = (batch: number[] | undefined) => {
+    if (!batch) return;
+    const of = batch.map((i) => products[i] as AssembledProduct);
+    packer.add(
+      of.flatMap((p) => p.listings.map(listingJson)),
+      of.map((p) => JSON.stringify(p.specSources)),
+    );
+  };
+  try {
+    for (const batch of batches.slice(0, AHEAD)) queue(batch);
+    for (const [b, batch] of batches.entries()) {
+      queue(batches[b + AHEAD]);
+      const packed = await packer.take(b);
+      const offerIds = batch.map((index, k) => writeProduct(index, packed.texts[k]!));
+      let next = 0;
+      batch.forEach((index, k) => {
+        const p = products[index] as AssembledProduct;
+        for (const l of p.listings) {
+          const listingJson = packed.docs[next++];
+          const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
+          if (!retailerId) continue;
+          const offerId = l.carriedFrom?.gone ? undefined : offerIds[k]!.get(l.retailer);
+          insertListing.run(
+            retailerId,
+            l.itemId,
+            p.id,
+            offerId ?? null,
+            l.title,
+            listingJson,
+            l.carriedFrom?.lastSeenAt ?? ctx.now,
+          );
+        }
+      });
+    }
+  } finally {
+    await packer.close();
   }
 }
+
+/** A listing as stored (retailer_listings.listing_json): all but where it was carried from. */
+const listingJson = (l: Listing): string => {
+  // a fresh listing has no `carriedFrom` (and JSON leaves out an undefined one): no copy needed
+  if (l.carriedFrom === undefined) return JSON.stringify(l);
+  const { carriedFrom, ...stored } = l;
+  return JSON.stringify(stored);
+};
 
 function writeGroups(
   db: Db,
@@ -258,6 +309,8 @@ function writeGroups(
 /** Groups that share a product are one group (e.g. two retailers' item groups of the same variants). */
 function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
   const owner = new Map<number, VariantGroup>();
+  // each merged group's members as a set too: a membership test per product, not a scan
+  const membersOf = new Map<VariantGroup, Set<number>>();
   const merged: VariantGroup[] = [];
   for (const group of groups) {
     const hits = [
@@ -269,17 +322,26 @@ function mergeOverlapping(groups: VariantGroup[]): VariantGroup[] {
     if (!target) {
       target = { ...group, productIndexes: [] };
       merged.push(target);
+      membersOf.set(target, new Set());
     }
+    const members = membersOf.get(target)!;
     for (const other of hits.slice(1)) {
-      for (const i of other.productIndexes) target.productIndexes.push(i);
+      for (const i of other.productIndexes) {
+        target.productIndexes.push(i);
+        members.add(i);
+        owner.set(i, target);
+      }
       other.productIndexes = [];
     }
     target.baseModel ??= group.baseModel;
     target.seriesName ??= group.seriesName;
     target.variantDimensions = [...new Set([...target.variantDimensions, ...group.variantDimensions])];
     for (const i of group.productIndexes)
-      if (!target.productIndexes.includes(i)) target.productIndexes.push(i);
-    for (const i of target.productIndexes) owner.set(i, target);
+      if (!members.has(i)) {
+        target.productIndexes.push(i);
+        members.add(i);
+        owner.set(i, target);
+      }
   }
   return merged.filter((g) => g.productIndexes.length > 0);
 }
