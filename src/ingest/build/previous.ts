@@ -35,51 +35,26 @@ export function readPrevious(path: string | null): PreviousCatalog {
   let db: Db | null = null;
   try {
     db = openReadOnly(path);
-    const prev: PreviousCatalog = { ...empty, path };
+    const open = db;
+    // each map is a query whose first column is the key: of two columns, to the second;
+    // of more, to the row
+    const pairs = (sql: string) => new Map(open.prepare(sql).raw().all() as [string, string][]);
+    const rows = <T extends { id: string }>(sql: string) =>
+      new Map((open.prepare(sql).all() as T[]).map((r) => [r.id, r]));
     // snapshots before retailer_listings knew their listings only through their offers
     const listings = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'retailer_listings'").get()
-      ? 'SELECT r.slug, o.retailer_item_id, o.product_id FROM retailer_listings o JOIN retailers r ON r.id = o.retailer_id'
-      : 'SELECT r.slug, o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id';
-    for (const r of db.prepare(listings).iterate() as Iterable<{
-      slug: string;
-      retailer_item_id: string;
-      product_id: string;
-    }>) {
-      prev.productIdByListing.set(`${r.slug}:${r.retailer_item_id}`, r.product_id);
-    }
-    for (const r of db.prepare('SELECT gtin14, product_id FROM product_gtins').iterate() as Iterable<{
-      gtin14: string;
-      product_id: string;
-    }>) {
-      prev.productIdByGtin.set(r.gtin14, r.product_id);
-    }
-    for (const r of db.prepare('SELECT id, slug, created_at FROM products').iterate() as Iterable<{
-      id: string;
-      slug: string;
-      created_at: string;
-    }>) {
-      prev.products.set(r.id, { slug: r.slug, created_at: r.created_at });
-    }
-    for (const r of db.prepare('SELECT id, slug, created_at FROM product_groups').iterate() as Iterable<{
-      id: string;
-      slug: string;
-      created_at: string;
-    }>) {
-      prev.groups.set(r.id, { id: r.id, slug: r.slug, created_at: r.created_at });
-    }
-    for (const r of db.prepare('SELECT id, created_at FROM brands').iterate() as Iterable<{
-      id: string;
-      created_at: string;
-    }>) {
-      prev.brandCreatedAt.set(r.id, r.created_at);
-    }
-    for (const r of db.prepare('SELECT id, first_seen_at FROM offers').iterate() as Iterable<{
-      id: string;
-      first_seen_at: string;
-    }>) {
-      prev.offerFirstSeen.set(r.id, r.first_seen_at);
-    }
-    return prev;
+      ? "SELECT r.slug || ':' || o.retailer_item_id, o.product_id FROM retailer_listings o JOIN retailers r ON r.id = o.retailer_id"
+      : "SELECT r.slug || ':' || o.retailer_item_id, o.product_id FROM offers o JOIN retailers r ON r.id = o.retailer_id";
+    type Stamped = { id: string; slug: string; created_at: string };
+    return {
+      path,
+      productIdByListing: pairs(listings),
+      productIdByGtin: pairs('SELECT gtin14, product_id FROM product_gtins'),
+      products: rows<Stamped>('SELECT id, slug, created_at FROM products'),
+      groups: rows<Stamped>('SELECT id, slug, created_at FROM product_groups'),
+      brandCreatedAt: pairs('SELECT id, created_at FROM brands'),
+      offerFirstSeen: pairs('SELECT id, first_seen_at FROM offers'),
+    };
   } catch {
     return empty;
   } finally {

@@ -42,37 +42,45 @@ describe('carryPriceHistory', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('matches rows by offer id, not by rowid, and leaves out the day being written', () => {
-    const previous = snapshot(join(dir, 'prev.db'), LEAN_VERSION, ['a', 'b', 'gone']);
+  /**
+   * Carries the price rows `rows` of a snapshot at `version` listing the offers `ids` into a
+   * fresh snapshot that lists the offers b and a (another order), on 2026-11-20.
+   */
+  const carry = (version: number, ids: string[], rows: (string | number | null)[][]) => {
+    const previous = snapshot(join(dir, 'prev.db'), version, ids);
     const row = previous.prepare('INSERT INTO price_observations VALUES (?, ?, ?, ?, ?)');
-    row.run(1, dayNumber('2026-11-18'), 1000, null, 1);
-    row.run(2, dayNumber('2026-11-19'), 2000, 2500, 0);
-    row.run(2, dayNumber('2026-11-20'), 1900, 2500, 1);
-    row.run(3, dayNumber('2026-11-19'), 500, null, 1);
+    for (const r of rows) row.run(...r);
     previous.close();
-    // this run lists the offers in another order, and no longer has 'gone'
     const db = snapshot(join(dir, 'next.db'), LEAN_VERSION, ['b', 'a']);
     carryPriceHistory(db, join(dir, 'prev.db'), '2026-11-20');
-    expect(carried(db)).toEqual([
+    const result = carried(db);
+    db.close();
+    return result;
+  };
+
+  it('matches rows by offer id, not by rowid, and leaves out the day being written', () => {
+    // this run lists the offers in another order, and no longer has 'gone'
+    const rows = [
+      [1, dayNumber('2026-11-18'), 1000, null, 1],
+      [2, dayNumber('2026-11-19'), 2000, 2500, 0],
+      [2, dayNumber('2026-11-20'), 1900, 2500, 1],
+      [3, dayNumber('2026-11-19'), 500, null, 1],
+    ];
+    expect(carry(LEAN_VERSION, ['a', 'b', 'gone'], rows)).toEqual([
       { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },
       { offer: 'b', day: '2026-11-19', cents: 2000, original_cents: 2500, in_stock: 0 },
     ]);
-    db.close();
   });
 
   it('converts the rows of a snapshot from before schema version 8 (UUID, day text, prices)', () => {
-    const previous = snapshot(join(dir, 'prev.db'), LEAN_VERSION - 1, ['a', 'b']);
-    const row = previous.prepare('INSERT INTO price_observations VALUES (?, ?, ?, ?, ?)');
-    row.run('a', '2026-11-18', 10.0, null, 1);
-    row.run('b', '2026-11-19', 19.99, 24.95, 0);
-    row.run('b', '2026-11-20', 18.0, null, 1);
-    previous.close();
-    const db = snapshot(join(dir, 'next.db'), LEAN_VERSION, ['b', 'a']);
-    carryPriceHistory(db, join(dir, 'prev.db'), '2026-11-20');
-    expect(carried(db)).toEqual([
+    const rows = [
+      ['a', '2026-11-18', 10.0, null, 1],
+      ['b', '2026-11-19', 19.99, 24.95, 0],
+      ['b', '2026-11-20', 18.0, null, 1],
+    ];
+    expect(carry(LEAN_VERSION - 1, ['a', 'b'], rows)).toEqual([
       { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },
       { offer: 'b', day: '2026-11-19', cents: 1999, original_cents: 2495, in_stock: 0 },
     ]);
-    db.close();
   });
 });
