@@ -443,10 +443,14 @@ async function writeListings(
     resolver: options.resolver,
     progress,
   });
+  // the products hold their listings now: this list goes, and each product with its listings
+  // goes once written (writeProducts empties its slot)
+  listings.length = 0;
+  const count = products.length;
   const typesWithKnowledge = new Set(
     content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
   );
-  progress({ phase: 'write', total: products.length });
+  progress({ phase: 'write', total: count });
   // indexes are built after the bulk load, so they are packed and sorted once
   // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
   const restoreIndexes = deferIndexes(db, BULK_TABLES);
@@ -456,7 +460,7 @@ async function writeListings(
   db.exec(offersByProductIndex);
   // before anything copies updated_at: unchanged products keep the previous publish's
   keepUpdatedAt(db, previous.path);
-  return { products: products.length, previousPath: previous.path };
+  return { products: count, previousPath: previous.path };
 }
 
 /** Classifies, resolves and assembles the run's listings into products and variant groups. */

@@ -39,9 +39,14 @@ export interface MergedSpecs {
   attributes: AttributeRow[];
 }
 
+/** Feed spec names a schema remembers how it resolved (a feed repeats a few dozen names). */
+const NAMES_KEPT = 4096;
+
 /** A product type's spec keys found by key, label or alias, compared without case or punctuation. */
 export class SpecSchema {
   readonly #byName = new Map<string, SpecDef>();
+  /** feed name → its def and key, so each name is normalized once, not once per listing */
+  readonly #resolved = new Map<string, { def: SpecDef | null; key: string }>();
   constructor(readonly type: ProductTypeDef | null) {
     for (const def of type?.specs ?? []) {
       for (const name of [def.key, def.label, ...(def.aliases ?? [])]) {
@@ -52,6 +57,17 @@ export class SpecSchema {
   }
   find(name: string): SpecDef | null {
     return this.#byName.get(compareKey(name)) ?? null;
+  }
+  /** The def a feed's spec name means (null when the schema lacks it) and the key it is stored under. */
+  resolve(name: string): { def: SpecDef | null; key: string } {
+    let hit = this.#resolved.get(name);
+    if (!hit) {
+      const def = this.find(name);
+      hit = { def, key: def?.key ?? unknownKey(name) };
+      // bounded: a hostile feed's endless names are resolved each time instead of kept
+      if (this.#resolved.size < NAMES_KEPT) this.#resolved.set(name, hit);
+    }
+    return hit;
   }
 }
 
@@ -78,13 +94,21 @@ interface Said {
   retailer: string;
   raw: string;
   norm: NormalizedSpec;
+  /** `valueKey` of the value, computed at its first comparison rather than at each */
+  key?: string;
 }
 
+const keyOf = (s: Said): string => {
+  s.key ??= valueKey(s.norm.value);
+  return s.key;
+};
+
 /** Numbers within 2% (rounding, unit conversion) say the same thing. */
-const agrees = (a: NormalizedSpec, b: NormalizedSpec): boolean =>
-  a.numeric !== null && b.numeric !== null
-    ? Math.abs(a.numeric - b.numeric) <= 0.02 * Math.max(Math.abs(a.numeric), Math.abs(b.numeric))
-    : valueKey(a.value) === valueKey(b.value);
+const agrees = (a: Said, b: Said): boolean =>
+  a.norm.numeric !== null && b.norm.numeric !== null
+    ? Math.abs(a.norm.numeric - b.norm.numeric) <=
+      0.02 * Math.max(Math.abs(a.norm.numeric), Math.abs(b.norm.numeric))
+    : keyOf(a) === keyOf(b);
 
 /**
  * Merges the specs of one product's listings under its product type's schema. Each key's value
@@ -97,8 +121,7 @@ export function mergeSpecs(listings: readonly Listing[], type: ProductTypeDef | 
   for (const l of listings) {
     const seenHere = new Set<string>();
     for (const [name, raw] of Object.entries(l.rawSpecs)) {
-      const def = schema.find(name);
-      const key = def?.key ?? unknownKey(name);
+      const { def, key } = schema.resolve(name);
       if (!key || seenHere.has(key)) continue;
       seenHere.add(key);
       const norm: NormalizedSpec = def
@@ -116,7 +139,7 @@ export function mergeSpecs(listings: readonly Listing[], type: ProductTypeDef | 
   for (const [key, { def, values }] of said) {
     const buckets: Said[][] = [];
     for (const v of values) {
-      const bucket = buckets.find((b) => agrees(b[0]!.norm, v.norm));
+      const bucket = buckets.find((b) => agrees(b[0]!, v));
       if (bucket) bucket.push(v);
       else buckets.push([v]);
     }

@@ -30,11 +30,13 @@ const AHEAD = 3;
  * Writes products with their offers, GTINs, attributes, today's prices and listings. The
  * listings' JSON and the products' spec sources are packed on a worker thread
  * (DocumentPacker) a few batches ahead of the rows being written, so deflate and the
- * inserts overlap.
+ * inserts overlap. Consumes `products`: each slot is emptied once its rows are written, so
+ * the products (and the listings only they still hold) go as the write moves on instead of
+ * all staying to its end.
  */
 export async function writeProducts(
   db: Db,
-  products: AssembledProduct[],
+  products: (AssembledProduct | undefined)[],
   groups: VariantGroup[],
   ctx: {
     reference: Reference;
@@ -227,6 +229,7 @@ export async function writeProducts(
           );
         }
       });
+      for (const index of batch) products[index] = undefined;
     }
   } finally {
     await packer.close();
@@ -243,7 +246,7 @@ const listingJson = (l: Listing): string => {
 
 function writeGroups(
   db: Db,
-  products: AssembledProduct[],
+  products: readonly (AssembledProduct | undefined)[],
   groups: VariantGroup[],
   ctx: { previous: PreviousCatalog; now: string },
 ): Map<number, string> {
