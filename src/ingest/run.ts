@@ -441,20 +441,20 @@ async function writeListings(
     previous,
     now,
     resolver: options.resolver,
-    typesWithKnowledge: new Set(
-      content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
-    ),
     progress,
   });
   // the products hold their listings now: this list goes, and each product with its listings
   // goes once written (writeProducts empties its slot)
   listings.length = 0;
   const count = products.length;
+  const typesWithKnowledge = new Set(
+    content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
+  );
   progress({ phase: 'write', total: count });
   // indexes are built after the bulk load, so they are packed and sorted once
   // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
   const restoreIndexes = deferIndexes(db, BULK_TABLES);
-  await writeProducts(db, products, groups, { reference, previous, day, now });
+  await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
   writeNameKeys(db);
   restoreIndexes();
   db.exec(offersByProductIndex);
@@ -471,7 +471,6 @@ function resolveProducts(
     previous: PreviousCatalog;
     now: string;
     resolver: Resolver | undefined;
-    typesWithKnowledge: Set<string>;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): { products: AssembledProduct[]; groups: VariantGroup[] } {
@@ -511,7 +510,6 @@ function resolveProducts(
     usedIds: new Set<string>(),
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
     usedSlugs: new Set<string>(),
-    typesWithKnowledge: options.typesWithKnowledge,
   };
   const products = resolved.products.map((r) =>
     assembleProduct(

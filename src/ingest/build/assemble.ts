@@ -6,17 +6,11 @@ import type { SpecValue } from '../normalize/spec-value.js';
 import type { ListingMatch } from '../resolve/index.js';
 import type { Classification } from './classify.js';
 import type { PreviousCatalog } from './previous.js';
-import { scoreQuality } from './quality.js';
 import type { Reference, TypeInfo } from './reference.js';
 import type { ResolvedProduct } from './resolver.js';
-import { type AttributeRow, mergeSpecs } from './specs.js';
+import { type AttributeRow, mergeSpecs, type SpecSource } from './specs.js';
 
-/**
- * A product ready to be written: the merge of its listings. Every product of a run is held
- * from assembly until its rows are written, so what only becomes a column is kept as that
- * column's text (specs, spec sources, variant attributes, quality), not as the objects it was
- * built from: a JSON string takes a fraction of the heap its object graph does (issue 20).
- */
+/** A product ready to be written: the merge of its listings. */
 export interface AssembledProduct {
   id: string;
   slug: string;
@@ -32,21 +26,17 @@ export interface AssembledProduct {
   type: TypeInfo | null;
   typeConfidence: number;
   imageUrl: string | null;
-  /** the merged specs as stored (`products.specifications_json`) */
-  specsJson: string;
-  /** where each merged spec came from, as stored before packing (`products.spec_sources_json`) */
-  specSourcesJson: string;
-  /** `products.variant_attributes_json` */
-  variantAttributesJson: string;
+  specs: Record<string, SpecValue>;
+  specSources: Record<string, SpecSource>;
+  variantAttributes: Record<string, string>;
   attributes: AttributeRow[];
   listings: Listing[];
   /** "800 Series" when the titles name a series */
   seriesName: string | null;
   createdAt: string;
   resolverConfidence: number;
-  /** How each listing (same order as `listings`) was matched to this product; shown on its offer. */
-  matches: ListingMatch[];
-  quality: { score: number; tier: number; breakdownJson: string };
+  /** How each listing (by key) was matched to this product; shown on its offer. */
+  matches: Map<string, ListingMatch>;
 }
 
 const majority = mostCommon;
@@ -178,8 +168,6 @@ export interface AssembleContext {
   /** Previous ids the resolver gave to products of this run; no other product takes them. */
   claimedIds?: Set<string>;
   usedSlugs: Set<string>;
-  /** product type slugs with knowledge entries (a quality signal) */
-  typesWithKnowledge?: Set<string>;
 }
 
 /** Merges the listings of one resolved product into one product record. */
@@ -246,40 +234,31 @@ export function assembleProduct(
   }
   ctx.usedSlugs.add(slug);
 
-  const facts = {
+  return {
+    id,
+    slug,
+    name: named.name,
+    namingMethod: named.method,
+    namingConfidence: named.confidence,
     description: listings
       .map((l) => l.description)
       .reduce<string | null>((a, b) => ((b?.length ?? 0) > (a?.length ?? 0) ? b : a), null),
     gtin: gtins[0] ? displayGtin(gtins[0]) : null,
     gtins,
+    mpn,
     modelNumber,
     brand,
     type,
     typeConfidence: Math.min(1, typeScore / listings.length),
     imageUrl: listings.find((l) => l.imageLink)?.imageLink ?? null,
-    listings,
-    resolverConfidence: resolved.confidence,
-    namingConfidence: named.confidence,
-    // listings are in the order of the resolver's keys, so its matches line up with them
-    matches: resolved.matches,
-  };
-  const quality = scoreQuality(
-    { ...facts, specs: merged.specs, specSources: merged.sources },
-    type ? !!ctx.typesWithKnowledge?.has(type.slug) : false,
-  );
-  return {
-    ...facts,
-    id,
-    slug,
-    name: named.name,
-    namingMethod: named.method,
-    mpn,
-    specsJson: JSON.stringify(merged.specs),
-    specSourcesJson: JSON.stringify(merged.sources),
-    variantAttributesJson: JSON.stringify(merged.variantAttributes),
+    specs: merged.specs,
+    specSources: merged.sources,
+    variantAttributes: merged.variantAttributes,
     attributes: merged.attributes,
+    listings,
     seriesName,
     createdAt: previous.products.get(id)?.created_at ?? ctx.now,
-    quality: { score: quality.score, tier: quality.tier, breakdownJson: JSON.stringify(quality.breakdown) },
+    resolverConfidence: resolved.confidence,
+    matches: new Map(resolved.keys.map((key, i) => [key, resolved.matches[i]!])),
   };
 }

@@ -1,24 +1,4 @@
-import type { Listing } from '../listing.js';
-import type { ListingMatch } from '../resolve/index.js';
-import type { SpecSource } from './specs.js';
-
-/** What a product's quality is scored from: its merged facts, specs and listings. */
-export interface QualityInput {
-  description: string | null;
-  gtin: string | null;
-  gtins: readonly string[];
-  modelNumber: string | null;
-  brand: object | null;
-  type: { def: { specs?: readonly { key: string }[] } } | null;
-  typeConfidence: number;
-  imageUrl: string | null;
-  specs: Record<string, unknown>;
-  specSources: Record<string, SpecSource>;
-  listings: readonly Listing[];
-  resolverConfidence: number;
-  namingConfidence: number;
-  matches: readonly ListingMatch[];
-}
+import type { AssembledProduct } from './assemble.js';
 
 export interface QualityBreakdown {
   completeness: number;
@@ -38,7 +18,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
  * discontinued everywhere), tier 4 too poor to show by default (score < 0.3).
  */
 export function scoreQuality(
-  p: QualityInput,
+  p: AssembledProduct,
   hasKnowledge: boolean,
 ): { breakdown: QualityBreakdown; score: number; tier: number } {
   const fields = [p.description, p.gtin, p.modelNumber, p.brand, p.type, p.imageUrl];
@@ -63,7 +43,7 @@ export function scoreQuality(
   const specAgreement =
     specKeys.length === 0 ? (p.gtins.length > 0 ? 1 : 0.7) : corroborated / specKeys.length;
   let weakestMatch = 1;
-  for (const m of p.matches) weakestMatch = Math.min(weakestMatch, m.confidence);
+  for (const m of p.matches.values()) weakestMatch = Math.min(weakestMatch, m.confidence);
   const crossValidation = p.listings.length < 2 ? 0.5 : 0.5 * specAgreement + 0.5 * weakestMatch;
   const breakdown: QualityBreakdown = {
     completeness: round(completeness),

@@ -7,6 +7,7 @@ import type { AssembledProduct } from './assemble.js';
 import { DocumentPacker } from './document-packer.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
+import { scoreQuality } from './quality.js';
 import type { Reference } from './reference.js';
 import type { VariantGroup } from './resolver.js';
 
@@ -42,6 +43,7 @@ export async function writeProducts(
     previous: PreviousCatalog;
     day: string;
     now: string;
+    typesWithKnowledge: Set<string>;
   },
 ): Promise<void> {
   const groupIdOf = writeGroups(db, products, groups, ctx);
@@ -75,16 +77,13 @@ export async function writeProducts(
   const writeProduct = (index: number, specSources: Buffer): Map<string, string> => {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
-    // (by position in `listings`, which `matches` follows)
-    const byRetailer = new Map<string, number>();
-    p.listings.forEach((l, i) => {
-      if (l.carriedFrom?.gone) return;
+    const byRetailer = new Map<string, (typeof p.listings)[number]>();
+    for (const l of p.listings) {
+      if (l.carriedFrom?.gone) continue;
       const seen = byRetailer.get(l.retailer);
-      if (seen === undefined || (l.price ?? Infinity) < (p.listings[seen]!.price ?? Infinity))
-        byRetailer.set(l.retailer, i);
-    });
-    const offerIndexes = [...byRetailer.values()];
-    const offers = offerIndexes.map((i) => p.listings[i]!);
+      if (!seen || (l.price ?? Infinity) < (seen.price ?? Infinity)) byRetailer.set(l.retailer, l);
+    }
+    const offers = [...byRetailer.values()];
     const prices = offers.map((o) => o.price).filter((x): x is number => x !== null);
     const inStockPrices = offers
       .filter((o) => o.availability === 'in_stock' && o.price !== null)
@@ -94,7 +93,7 @@ export async function writeProducts(
       : prices.length
         ? Math.min(...prices)
         : null;
-    const { quality } = p;
+    const quality = scoreQuality(p, p.type ? ctx.typesWithKnowledge.has(p.type.slug) : false);
     const key = p.modelNumber ? modelKey(p.modelNumber) : null;
 
     const { lastInsertRowid: productRowid } = insertProduct.run(
@@ -111,8 +110,8 @@ export async function writeProducts(
       p.type?.id ?? null,
       groupIdOf.get(index) ?? null,
       p.imageUrl,
-      p.variantAttributesJson,
-      p.specsJson,
+      JSON.stringify(p.variantAttributes),
+      JSON.stringify(p.specs),
       specSources,
       JSON.stringify({
         listing_count: p.listings.length,
@@ -123,7 +122,7 @@ export async function writeProducts(
         resolver_confidence: p.resolverConfidence,
       }),
       quality.score,
-      quality.breakdownJson,
+      JSON.stringify(quality.breakdown),
       quality.tier,
       p.listings.every((l) => l.sourceType === 'synthetic') ? 'synthetic' : 'retailer_feed',
       p.namingMethod,
@@ -140,13 +139,13 @@ export async function writeProducts(
 
     for (const g of p.gtins) insertGtin.run(g, p.id);
     const offerIds = new Map<string, string>();
-    for (const [k, o] of offers.entries()) {
+    for (const o of offers) {
       const retailerId = ctx.reference.retailerIdBySlug.get(o.retailer);
       if (!retailerId) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
       offerIds.set(o.retailer, offerId);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
-      const match = p.matches[offerIndexes[k]!];
+      const match = p.matches.get(o.key);
       const { lastInsertRowid: offerRowid } = insertOffer.run(
         offerId,
         p.id,
@@ -202,7 +201,7 @@ export async function writeProducts(
     const of = batch.map((i) => products[i] as AssembledProduct);
     packer.add(
       of.flatMap((p) => p.listings.map(listingJson)),
-      of.map((p) => p.specSourcesJson),
+      of.map((p) => JSON.stringify(p.specSources)),
     );
   };
   try {
