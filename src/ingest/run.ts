@@ -345,8 +345,6 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       resolver: options.resolver,
       progress,
     });
-    // the run's listings and products are garbage from here on
-    collectGarbage();
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'search index' });
@@ -461,6 +459,8 @@ async function writeListings(
   // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
   const restoreIndexes = deferIndexes(db, BULK_TABLES);
   await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
+  // the run's listings and products are garbage from here on
+  collectGarbage();
   writeNameKeys(db);
   restoreIndexes();
   db.exec(offersByProductIndex);
@@ -530,7 +530,8 @@ function resolveProducts(
 }
 
 /**
- * A full garbage collection, where a phase has just dropped most of what it built. V8 sizes
+ * A full garbage collection, where a phase has just dropped most of what it built (after
+ * resolve, after assembly, after the products are written). V8 sizes
  * its heap for throughput: it lets garbage grow to a multiple of the live heap before
  * collecting, and a page it once committed stays resident, so without these calls the
  * resolver's dead features and the assembly's dead intermediates set the run's peak RSS (1.4–1.7
