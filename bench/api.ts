@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: the REST API's hot paths against a bare Fastify route.
  *
- * Builds the full demo catalog (`--products=N`, default 35,000; `--data-dir=DIR` keeps and
+ * Builds the full demo catalog (`--products N`, default 35,000; `--data-dir DIR` keeps and
  * reuses it), starts the real server (`shelf serve`, with its rate limits and response cache
  * as shipped) and a bare Fastify server (no auth, no database, a fixed JSON body as large as
  * a product response) as two child processes, then runs autocannon from this process against
- * each endpoint in turn: 50 connections, `--rounds=N` rounds (default 3) of `--seconds=N` each
- * (default 3), every endpoint once per round. Paths rotate over every product, GTIN and many
+ * each endpoint in turn: 50 connections, `--rounds N` rounds (default 3) of `--seconds N` each
+ * (default 3), every endpoint once per round. Options take `--name value` or `--name=value`;
+ * an unknown one stops the bench with the list it takes. `--ready-timeout S` (default 300)
+ * bounds the wait for each server to answer: a loaded machine takes minutes to open the demo. Paths rotate over every product, GTIN and many
  * queries, and requests rotate over 2,500 Enterprise keys (each limited to 1,000 a minute),
  * so the numbers are neither one cached row nor one key's limit. The bare routes are asked
  * the same way (a new path and a key header each time), so the client works alike for both.
@@ -19,15 +21,39 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { benchArgs, intArg, parseBenchArgs } from './args.js';
 import { benchCompression } from './compression.js';
 import { demoCatalog } from './demo-catalog.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
-const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 3);
-const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 3);
-const PRODUCTS = Number(process.argv.find((a) => a.startsWith('--products='))?.slice(11) ?? 35_000);
-const DATA_DIR = process.argv.find((a) => a.startsWith('--data-dir='))?.slice(11);
+const args = benchArgs((argv) => {
+  const a = parseBenchArgs(
+    'npm run bench --',
+    {
+      products: { value: 'N' },
+      'data-dir': { value: 'DIR' },
+      rounds: { value: 'N' },
+      seconds: { value: 'S' },
+      'ready-timeout': { value: 'S' },
+      // child mode: the bare routes' server on this port (started by the bench itself)
+      bare: { value: 'PORT' },
+    },
+    argv,
+  );
+  return {
+    products: intArg('products', a.products, 35_000, 1),
+    dataDir: a['data-dir'],
+    rounds: intArg('rounds', a.rounds, 3, 1),
+    seconds: intArg('seconds', a.seconds, 3, 1),
+    readyTimeout: intArg('ready-timeout', a['ready-timeout'], 300, 1),
+    bare: a.bare === undefined ? undefined : intArg('bare', a.bare, 0, 1),
+  };
+});
+const SECONDS = args.seconds;
+const ROUNDS = args.rounds;
+const PRODUCTS = args.products;
+const DATA_DIR = args.dataDir;
 /** 1,000 requests a minute each: more than the whole bench sends in a minute at 40,000 req/s */
 const KEYS = 2_500;
 
@@ -51,17 +77,28 @@ function startChild(args: string[], env: Record<string, string>): ChildProcess {
   });
 }
 
-async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+/**
+ * Waits until `url` answers 200, or the child serving it exits, or `--ready-timeout` passes:
+ * a server opening the demo on a loaded machine took more than the 30 s this used to allow.
+ */
+async function waitFor(url: string, child: ChildProcess | null, headers: Record<string, string> = {}) {
+  const started = Date.now();
+  const deadline = started + args.readyTimeout * 1000;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null)
+      throw new Error(`the server for ${url} exited (code ${child.exitCode}) before it was ready`);
     try {
-      const res = await fetch(url, { headers });
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
       if (res.ok) return;
-    } catch {
-      // not listening yet
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      // not listening yet, or too busy to answer in time
+      last = (error as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${url} did not come up`);
+  throw new Error(`${url} was not ready after ${args.readyTimeout} s (--ready-timeout; last: ${last})`);
 }
 
 interface Result {
@@ -245,8 +282,8 @@ async function main(): Promise<void> {
     if (apiServer.pid) serverPids.set(api, apiServer.pid);
     if (uncachedServer.pid) serverPids.set(uncached, uncachedServer.pid);
     const headers = { 'x-api-key': keys[0] as string };
-    await waitFor(`${api}/v2/products/${ids[0]}`, headers);
-    await waitFor(`${uncached}/v2/products/${ids[0]}`, headers);
+    await waitFor(`${api}/v2/products/${ids[0]}`, apiServer, headers);
+    await waitFor(`${uncached}/v2/products/${ids[0]}`, uncachedServer, headers);
     // bare bodies as large as a median product response and a median first search page
     const median = async (paths: string[]) => {
       const bodies = await Promise.all(
@@ -258,13 +295,13 @@ async function main(): Promise<void> {
     const searchSample = await median(
       queries.slice(0, 21).map((q) => `/v2/products?q=${encodeURIComponent(q)}`),
     );
-    const bareServer = startChild([import.meta.filename, `--bare=${barePort}`], {
+    const bareServer = startChild([import.meta.filename, '--bare', String(barePort)], {
       BENCH_BODY: sample,
       BENCH_SEARCH_BODY: searchSample,
     });
     children.push(bareServer);
     if (bareServer.pid) serverPids.set(bare, bareServer.pid);
-    await waitFor(`${bare}/bare/up`);
+    await waitFor(`${bare}/bare/up`, bareServer);
 
     const enc = encodeURIComponent;
     console.log(
@@ -393,13 +430,8 @@ async function main(): Promise<void> {
   }
 }
 
-const bareArg = process.argv.find((a) => a.startsWith('--bare='));
-if (bareArg)
-  await serveBare(
-    Number(bareArg.slice(7)),
-    process.env.BENCH_BODY ?? '{}',
-    process.env.BENCH_SEARCH_BODY ?? '{}',
-  );
+if (args.bare !== undefined)
+  await serveBare(args.bare, process.env.BENCH_BODY ?? '{}', process.env.BENCH_SEARCH_BODY ?? '{}');
 else await main();
 
 /**

@@ -7,9 +7,12 @@
  * snapshot pages apart: SQLite maps the snapshot file, and its pages count towards RSS
  * while the kernel keeps them). Not a test.
  *
- *   npm run bench:memory -- --data-dir=.shelf-bench            full demo, 60 s
- *   npm run bench:memory -- --data-dir=DIR --seconds=30 --products=5000
- *   npm run bench:memory -- --heap-mb=0                         V8's default heap limit
+ *   npm run bench:memory -- --data-dir .shelf-bench             full demo, 60 s
+ *   npm run bench:memory -- --data-dir DIR --seconds 30 --products 5000
+ *   npm run bench:memory -- --heap-mb 0                          V8's default heap limit
+ *
+ * Options take `--name value` or `--name=value`; an unknown one stops the bench.
+ * `--ready-timeout S` (default 300) bounds the wait for the server to answer.
  *
  * The server runs with `--max-old-space-size=320` (`--heap-mb`), as docs/operations.md
  * advises: with V8's default limit (about 2 GB here) the heap grows with garbage it has not
@@ -21,15 +24,35 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { benchArgs, intArg, parseBenchArgs } from './args.js';
 import { demoCatalog } from './demo-catalog.js';
 
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const args = benchArgs((argv) => {
+  const a = parseBenchArgs(
+    'npm run bench:memory --',
+    {
+      products: { value: 'N' },
+      'data-dir': { value: 'DIR' },
+      seconds: { value: 'S' },
+      'heap-mb': { value: 'MB' },
+      'ready-timeout': { value: 'S' },
+    },
+    argv,
+  );
+  return {
+    products: intArg('products', a.products, 35_000, 1),
+    dataDir: a['data-dir'] ?? '.shelf-bench',
+    seconds: intArg('seconds', a.seconds, 60, 1),
+    heapMb: intArg('heap-mb', a['heap-mb'], 320),
+    readyTimeout: intArg('ready-timeout', a['ready-timeout'], 300, 1),
+  };
+});
 const ROOT = resolve(import.meta.dirname, '..');
-const SECONDS = Number(arg('seconds') ?? 60);
-const PRODUCTS = Number(arg('products') ?? 35_000);
-const DATA_DIR = resolve(arg('data-dir') ?? '.shelf-bench');
+const SECONDS = args.seconds;
+const PRODUCTS = args.products;
+const DATA_DIR = resolve(args.dataDir);
 const CONNECTIONS = 20;
-const HEAP_MB = Number(arg('heap-mb') ?? 320);
+const HEAP_MB = args.heapMb;
 
 /** RSS of a process, MB: total, anonymous (heap, caches) and file-backed (the mapped snapshot). */
 function rss(pid: number): { total: number; anon: number; file: number } {
@@ -94,14 +117,18 @@ const server: ChildProcess = spawn(
 const pid = server.pid as number;
 try {
   const headers = { 'x-api-key': keys[0] as string, 'content-type': 'application/json' };
-  for (let i = 0; ; i++) {
+  // a readiness wait: opening the demo on a loaded machine takes a while
+  const deadline = Date.now() + args.readyTimeout * 1000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the server exited (code ${server.exitCode})`);
     try {
       if ((await fetch(`${base}/v2/products?limit=1`, { headers })).ok) break;
     } catch {
       // not listening yet
     }
-    if (i > 600) throw new Error('the server did not come up');
-    await new Promise((r) => setTimeout(r, 100));
+    if (Date.now() > deadline)
+      throw new Error(`the server was not ready after ${args.readyTimeout} s (--ready-timeout)`);
+    await new Promise((r) => setTimeout(r, 250));
   }
   console.log(`heap limit: ${HEAP_MB > 0 ? `${HEAP_MB} MB` : "V8's default"}; start: ${show(rss(pid))}`);
   await fetch(`${base}/v2/products/semantic-search`, {
