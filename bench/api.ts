@@ -21,9 +21,10 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
-import { benchArgs, intArg, parseBenchArgs } from './args.js';
+import { benchArgs, intArg, parseBenchArgs, SERVER_BENCH_OPTIONS, serverBenchArgs } from './args.js';
 import { benchCompression } from './compression.js';
 import { demoCatalog } from './demo-catalog.js';
+import { waitForServer } from './ready.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
@@ -31,22 +32,18 @@ const args = benchArgs((argv) => {
   const a = parseBenchArgs(
     'npm run bench --',
     {
-      products: { value: 'N' },
-      'data-dir': { value: 'DIR' },
+      ...SERVER_BENCH_OPTIONS,
       rounds: { value: 'N' },
       seconds: { value: 'S' },
-      'ready-timeout': { value: 'S' },
       // child mode: the bare routes' server on this port (started by the bench itself)
       bare: { value: 'PORT' },
     },
     argv,
   );
   return {
-    products: intArg('products', a.products, 35_000, 1),
-    dataDir: a['data-dir'],
+    ...serverBenchArgs(a),
     rounds: intArg('rounds', a.rounds, 3, 1),
     seconds: intArg('seconds', a.seconds, 3, 1),
-    readyTimeout: intArg('ready-timeout', a['ready-timeout'], 300, 1),
     bare: a.bare === undefined ? undefined : intArg('bare', a.bare, 0, 1),
   };
 });
@@ -75,30 +72,6 @@ function startChild(args: string[], env: Record<string, string>): ChildProcess {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-}
-
-/**
- * Waits until `url` answers 200, or the child serving it exits, or `--ready-timeout` passes:
- * a server opening the demo on a loaded machine took more than the 30 s this used to allow.
- */
-async function waitFor(url: string, child: ChildProcess | null, headers: Record<string, string> = {}) {
-  const started = Date.now();
-  const deadline = started + args.readyTimeout * 1000;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`the server for ${url} exited (code ${child.exitCode}) before it was ready`);
-    try {
-      const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
-      if (res.ok) return;
-      last = `HTTP ${res.status}`;
-    } catch (error) {
-      // not listening yet, or too busy to answer in time
-      last = (error as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} was not ready after ${args.readyTimeout} s (--ready-timeout; last: ${last})`);
 }
 
 interface Result {
@@ -282,8 +255,8 @@ async function main(): Promise<void> {
     if (apiServer.pid) serverPids.set(api, apiServer.pid);
     if (uncachedServer.pid) serverPids.set(uncached, uncachedServer.pid);
     const headers = { 'x-api-key': keys[0] as string };
-    await waitFor(`${api}/v2/products/${ids[0]}`, apiServer, headers);
-    await waitFor(`${uncached}/v2/products/${ids[0]}`, uncachedServer, headers);
+    await waitForServer(`${api}/v2/products/${ids[0]}`, apiServer, args.readyTimeout, headers);
+    await waitForServer(`${uncached}/v2/products/${ids[0]}`, uncachedServer, args.readyTimeout, headers);
     // bare bodies as large as a median product response and a median first search page
     const median = async (paths: string[]) => {
       const bodies = await Promise.all(
@@ -301,7 +274,7 @@ async function main(): Promise<void> {
     });
     children.push(bareServer);
     if (bareServer.pid) serverPids.set(bare, bareServer.pid);
-    await waitFor(`${bare}/bare/up`, bareServer);
+    await waitForServer(`${bare}/bare/up`, bareServer, args.readyTimeout);
 
     const enc = encodeURIComponent;
     console.log(

@@ -52,6 +52,26 @@ export function intArg(name: string, value: string | undefined, fallback: number
   return n;
 }
 
+/** The options of every bench that builds the demo and starts `shelf serve`. */
+export const SERVER_BENCH_OPTIONS = {
+  products: { value: 'N' },
+  'data-dir': { value: 'DIR' },
+  'ready-timeout': { value: 'S' },
+} as const satisfies Record<string, BenchOption>;
+
+/** Their values: 35,000 products and a 300-second readiness wait unless given. */
+export function serverBenchArgs(a: BenchArgs<typeof SERVER_BENCH_OPTIONS>): {
+  products: number;
+  dataDir: string | undefined;
+  readyTimeout: number;
+} {
+  return {
+    products: intArg('products', a.products, 35_000, 1),
+    dataDir: a['data-dir'],
+    readyTimeout: intArg('ready-timeout', a['ready-timeout'], 300, 1),
+  };
+}
+
 export class BenchArgError extends Error {}
 
 /**

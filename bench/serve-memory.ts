@@ -30,35 +30,32 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
-import { benchArgs, intArg, parseBenchArgs } from './args.js';
+import { benchArgs, intArg, parseBenchArgs, SERVER_BENCH_OPTIONS, serverBenchArgs } from './args.js';
 import { demoCatalog } from './demo-catalog.js';
+import { waitForServer } from './ready.js';
 
 const args = benchArgs((argv) => {
   const a = parseBenchArgs(
     'npm run bench:memory --',
     {
-      products: { value: 'N' },
-      'data-dir': { value: 'DIR' },
+      ...SERVER_BENCH_OPTIONS,
       seconds: { value: 'S' },
       'heap-mb': { value: 'MB' },
-      'ready-timeout': { value: 'S' },
       fill: { flag: true },
     },
     argv,
   );
   return {
+    ...serverBenchArgs(a),
     fill: a.fill,
-    products: intArg('products', a.products, 35_000, 1),
-    dataDir: a['data-dir'] ?? '.shelf-bench',
     seconds: intArg('seconds', a.seconds, 60, 1),
     heapMb: intArg('heap-mb', a['heap-mb'], 256),
-    readyTimeout: intArg('ready-timeout', a['ready-timeout'], 300, 1),
   };
 });
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = args.seconds;
 const PRODUCTS = args.products;
-const DATA_DIR = resolve(args.dataDir);
+const DATA_DIR = resolve(args.dataDir ?? '.shelf-bench');
 const CONNECTIONS = 20;
 const HEAP_MB = args.heapMb;
 
@@ -128,19 +125,7 @@ const server: ChildProcess = spawn(
 const pid = server.pid as number;
 try {
   const headers = { 'x-api-key': keys[0] as string, 'content-type': 'application/json' };
-  // a readiness wait: opening the demo on a loaded machine takes a while
-  const deadline = Date.now() + args.readyTimeout * 1000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited (code ${server.exitCode})`);
-    try {
-      if ((await fetch(`${base}/v2/products?limit=1`, { headers })).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline)
-      throw new Error(`the server was not ready after ${args.readyTimeout} s (--ready-timeout)`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitForServer(`${base}/v2/products?limit=1`, server, args.readyTimeout, headers);
   console.log(
     `heap limit: ${HEAP_MB > 0 ? `${HEAP_MB} MB` : "V8's default"}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}; start: ${show(rss(pid))}`,
   );
