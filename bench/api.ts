@@ -374,12 +374,24 @@ async function main(): Promise<void> {
       );
     // the cache-off row shows the cost of a new search; the targets apply to the server as shipped
     const shipped = results.filter((r) => !r.name.includes('cache off') && !r.name.startsWith('bare'));
+    // by server CPU as well: throughput ratios swing with what else the machine runs, the
+    // CPU a server spends per answer much less (the client's share is printed beside it)
+    const uncachedSearch = results.find((r) => r.name.includes('cache off'));
+    const cpuRatio = (base: Result, r: Result | undefined) =>
+      base.cpuUsPerRequest && r?.cpuUsPerRequest
+        ? (base.cpuUsPerRequest / r.cpuUsPerRequest).toFixed(2)
+        : '–';
+    console.log(
+      `ratios by server CPU per request: by id ${cpuRatio(bareResult, byId)} of bare; search ${cpuRatio(bareSearch, search)} (cache off ${cpuRatio(bareSearch, uncachedSearch)}) of the same-size bare route`,
+    );
+    // the targets of issue 20 (by id ≥ 0.6 of the bare route, search ≥ 1.0 of a bare route
+    // answering a body as large), and the floors this bench had before them
     const checks = [
       [`product by id ≥ 0.6 of bare`, byId.rps / bareRps >= 0.6],
       [`keyword search ≥ 0.3 of bare`, search.rps / bareRps >= 0.3],
       [
-        `keyword search ≥ 0.3 of the bare route with a search page's body`,
-        search.rps / bareSearch.rps >= 0.3,
+        `keyword search ≥ 1.0 of the bare route with a search page's body`,
+        search.rps / bareSearch.rps >= 1.0,
       ],
       [`p99 < 20 ms on every endpoint as shipped`, shipped.every((r) => r.p99 < 20)],
       [`no non-2xx answers`, results.every((r) => r.non2xx + r.errors === 0)],
