@@ -34,7 +34,14 @@ import {
   UuidParam,
 } from '../../schemas/params.js';
 import { productSelection, withImpliedFlags } from './fields.js';
-import { errorResponses, FormatParam, formatProducts, sendFormatted, withIds } from './shared.js';
+import {
+  checkRequest,
+  errorResponses,
+  FormatParam,
+  formatProducts,
+  sendFormatted,
+  withIds,
+} from './shared.js';
 
 const GroupFields = Type.String({
   pattern: (FieldsParam as unknown as { pattern: string }).pattern,
@@ -76,9 +83,14 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
       },
+      // the handler's checks join the schema's: one 400 names every invalid field
+      attachValidation: true,
     },
     async (request, reply) => {
-      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
+      const [selection] = checkRequest(request, {
+        reads: ['fields', 'format'],
+        check: () => productSelection(app.catalog().db, request.query.fields, request.query.format),
+      });
       const q = withIds(app.catalog().db, request.query, {
         brand_id: 'brands',
         category_id: 'categories',
@@ -129,10 +141,15 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }),
         response: { 200: Envelope(ProductGroup), ...errorResponses },
       },
+      // the handler's checks join the schema's: one 400 names every invalid field
+      attachValidation: true,
     },
     async (request, reply) => {
       const db = app.catalog().db;
-      const selection = productSelection(db, request.query.fields, request.query.format);
+      const [selection] = checkRequest(request, {
+        reads: ['fields', 'format'],
+        check: () => productSelection(db, request.query.fields, request.query.format),
+      });
       const query = withImpliedFlags(request.query, selection, ['include_offers']);
       const group = getGroup(db, request.params.id, {
         includeOffers: flag(query.include_offers),
