@@ -77,11 +77,33 @@ export function productIdBySlug(db: Db, slug: string): string | null {
  */
 export function barcodeDocument(db: Db, id: string, gtin: string): string | null {
   const read = documentReader(db);
-  if (!read) return null;
+  if (!read || !barcodesCarryUrls(db, read)) return null;
   const stored = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
     | string
     | Buffer
     | undefined;
   // `gtin` is the second field, after a UUID: its first occurrence is the one to fill
   return stored === undefined ? null : read(stored).replace('"gtin":""', `"gtin":${JSON.stringify(gtin)}`);
+}
+
+const urlsStored = perConnection<boolean>();
+
+/**
+ * Whether this snapshot's stored barcode results give each retailer its `url`: those written
+ * before it was added do not, and their lookups are built from the rows (which have it)
+ * until the next ingest writes them anew. One snapshot is written by one version, so the
+ * first stored result with a retailer tells.
+ */
+function barcodesCarryUrls(db: Db, read: DocumentReader): boolean {
+  return urlsStored(db, '', () => {
+    const stored = stmt(db, 'SELECT barcode_json FROM product_documents LIMIT 1000')
+      .pluck()
+      .iterate() as Iterable<string | Uint8Array>;
+    for (const one of stored) {
+      if (one === null) continue;
+      const [first] = (JSON.parse(read(one)) as { retailers: Record<string, unknown>[] }).retailers;
+      if (first) return 'url' in first;
+    }
+    return true;
+  });
 }
