@@ -29,8 +29,9 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
-import { productSelection, withImpliedFlags } from './fields.js';
+import { selectionCheck, withImpliedFlags } from './fields.js';
 import {
+  checkedTogether,
   checkRequest,
   errorResponses,
   FormatParam,
@@ -114,38 +115,27 @@ const asksForDefault = (q: SingleQuery): boolean =>
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Search and list products',
-        description:
-          'Keyword search (q) and filtered listing with cursor pagination. format=ai and format=schemaorg change the shape of each item.',
-        querystring: ListQuery,
-        response: { 200: ListEnvelope(Product), ...errorResponses },
-      },
-      // the handler's checks join the schema's: one 400 names every invalid field
-      attachValidation: true,
-    },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Search and list products',
+      description:
+        'Keyword search (q) and filtered listing with cursor pagination. format=ai and format=schemaorg change the shape of each item.',
+      querystring: ListQuery,
+      response: { 200: ListEnvelope(Product), ...errorResponses },
+    }),
     async (request, reply) => {
       const query = request.query;
-      const [selection] = checkRequest(
-        request,
-        {
-          reads: ['fields', 'format'],
-          check: () => productSelection(app.catalog().db, query.fields, query.format),
+      const [selection] = checkRequest(request, selectionCheck(app.catalog().db, query), {
+        reads: ['min_price', 'max_price'],
+        check: () => {
+          if (
+            query.min_price !== undefined &&
+            query.max_price !== undefined &&
+            query.min_price > query.max_price
+          )
+            throw invalidParam('min_price', 'must not be greater than max_price');
         },
-        {
-          reads: ['min_price', 'max_price'],
-          check: () => {
-            if (
-              query.min_price !== undefined &&
-              query.max_price !== undefined &&
-              query.min_price > query.max_price
-            )
-              throw invalidParam('min_price', 'must not be greater than max_price');
-          },
-        },
-      );
+      });
       const asked = withImpliedFlags(query, selection, ['include_offers', 'include_signals']);
       const q = withIds(app.catalog().db, asked, {
         brand_id: 'brands',
@@ -221,10 +211,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const catalog = app.catalog();
     const db = catalog.db;
-    const [selection] = checkRequest(request, {
-      reads: ['fields', 'format'],
-      check: () => productSelection(db, request.query.fields, request.query.format),
-    });
+    const [selection] = checkRequest(request, selectionCheck(db, request.query));
     const productId = id();
     const query = withImpliedFlags(request.query, selection, [
       'include_offers',
@@ -257,17 +244,14 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** The schema of a single-product route: the same query and answer whichever key finds it. */
-  const singleProduct = <P extends TSchema>(summary: string, params: P) => ({
-    schema: {
+  const singleProduct = <P extends TSchema>(summary: string, params: P) =>
+    checkedTogether({
       tags: ['products'],
       summary,
       params,
       querystring: SingleQuery,
       response: { 200: Envelope(Product), ...errorResponses },
-    },
-    // the handler's checks join the schema's: one 400 names every invalid field
-    attachValidation: true,
-  });
+    });
 
   app.get(
     '/products/:id',

@@ -11,8 +11,8 @@ import {
 import { invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
-import { productSelection } from './fields.js';
-import { checkRequest, type Format, formatProducts } from './shared.js';
+import { selectionCheck } from './fields.js';
+import { checkedTogether, checkRequest, type Format, formatProducts } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope };
 
@@ -76,16 +76,12 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
 
   app.post(
     '/products/search',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Advanced search: filters, facets, sorting; keyword, semantic or hybrid',
-        body: AdvancedSearchBody,
-        response: { 200: SearchEnvelope, ...errors },
-      },
-      // the handler's checks join the schema's: one 400 names every invalid field
-      attachValidation: true,
-    },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Advanced search: filters, facets, sorting; keyword, semantic or hybrid',
+      body: AdvancedSearchBody,
+      response: { 200: SearchEnvelope, ...errors },
+    }),
     async (request, res) => {
       const body = request.body;
       const db = app.catalog().db;
@@ -106,7 +102,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
               throw invalidParam('pagination', 'give offset or cursor, not both');
           },
         },
-        { reads: ['fields', 'format'], check: () => productSelection(db, body.fields, body.format) },
+        selectionCheck(db, body),
       );
       return answer(request, res, body, selection, advancedSearch);
     },
@@ -114,21 +110,14 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
 
   app.post(
     '/products/semantic-search',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Natural-language search, understood into constraints and ranked by meaning',
-        body: SemanticSearchBody,
-        response: { 200: SearchEnvelope, ...errors },
-      },
-      // the handler's checks join the schema's: one 400 names every invalid field
-      attachValidation: true,
-    },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Natural-language search, understood into constraints and ranked by meaning',
+      body: SemanticSearchBody,
+      response: { 200: SearchEnvelope, ...errors },
+    }),
     async (request, res) => {
-      const [selection] = checkRequest(request, {
-        reads: ['fields', 'format'],
-        check: () => productSelection(app.catalog().db, request.body.fields, request.body.format),
-      });
+      const [selection] = checkRequest(request, selectionCheck(app.catalog().db, request.body));
       return answer(request, res, request.body, selection, semanticSearch);
     },
   );

@@ -107,6 +107,12 @@ export function withIds<Q extends object>(db: Db, query: Q, fields: Partial<Reco
   return out as Q;
 }
 
+/**
+ * Route options of a handler that reports its own checks together with the schema's
+ * ({@link checkRequest}, its first call): the handler runs even when the schema refused a field.
+ */
+export const checkedTogether = <S>(schema: S) => ({ schema, attachValidation: true });
+
 /** A check a handler makes after the route schema's: the request fields it reads, and the check. */
 export interface LaterCheck<R> {
   reads: readonly string[];
