@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { type Db, stmt } from './database.js';
+// types only: this module loads with Node's zlib alone (codec.ts, the worker's entry point)
+import type { Db } from './database.js';
 
 /**
  * How stored JSON documents are packed (migrations/007-compact.ts): raw deflate with a preset
@@ -32,8 +33,8 @@ export function documentDictionary(samples: readonly string[]): Buffer {
   return all.length <= WINDOW ? all : all.subarray(all.length - WINDOW);
 }
 
-/** deflate's level for documents (see document-packer.ts, which packs with it too) */
-export const PACK_LEVEL = 6;
+/** deflate's level for documents */
+const PACK_LEVEL = 6;
 
 /** One document packed with the snapshot's dictionary. */
 export const packDocument = (json: string, dictionary: Buffer): Buffer =>
@@ -43,10 +44,13 @@ export const packDocument = (json: string, dictionary: Buffer): Buffer =>
 export const unpackDocument = (packed: Uint8Array, dictionary: Buffer): string =>
   inflateRawSync(packed, { dictionary }).toString();
 
-/** The dictionary named `name` of a snapshot (see documentDictionary), empty when it has none. */
+/**
+ * The dictionary named `name` of a snapshot (see documentDictionary), empty when it has none.
+ * Read once per connection (documentReader) or per run: no memoized statement needed.
+ */
 export function storedDictionary(db: Db, name: string): Buffer {
   return (
-    (stmt(db, 'SELECT bytes FROM dictionaries WHERE name = ?').pluck().get(name) as Buffer | undefined) ??
+    (db.prepare('SELECT bytes FROM dictionaries WHERE name = ?').pluck().get(name) as Buffer | undefined) ??
     EMPTY
   );
 }

@@ -1,155 +1,147 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { PACK_LEVEL, packDocument } from './document-codec.js';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { startWorker } from '../util/index.js';
+import { packDocument, packText } from './document-codec.js';
+import type { PackRequest, PackShare, WorkerMessage } from './pack-worker.js';
+
+/** What a batch packs to: its documents and its texts, each in the order they were added. */
+export interface Packed {
+  docs: Buffer[];
+  texts: Buffer[];
+}
+
+interface Batch {
+  docs: readonly string[];
+  texts: readonly string[];
+  /** the next part to claim (documents first, then texts), shared with the worker */
+  next: Int32Array;
+}
 
 /**
- * Packs documents (document-codec.ts) on two threads, for writers that run inside one
- * synchronous SQLite transaction and so cannot await: `submit` hands a batch to a worker
- * and returns at once, so the caller goes on building the next batch; `take` packs what the
- * worker has not claimed yet on the calling thread (the two claim documents one at a time
- * from a shared counter, so neither waits while the other has work) and blocks
- * (Atomics.wait) until the worker's share is posted. Each document packed with the
- * dictionary costs ~100 µs, mostly deflate hashing the 32 KB dictionary again, which no zlib
- * API lets a caller keep. The bytes are packDocument's exactly (same level, dictionary and
- * zlib), so readers cannot tell which thread packed a document.
+ * The one document packer of ingest: packs batches of JSON documents with one dictionary
+ * (`packDocument`) and of texts alone (`packText`) on two threads, for writers that run
+ * inside a synchronous SQLite transaction. `add` hands a batch to the worker thread
+ * (pack-worker.ts) and returns at once, so the caller goes on building or writing; `take`
+ * packs on the calling thread what the worker has not claimed yet (the two claim parts one
+ * at a time from a counter they share, so neither idles while the other has work) and blocks
+ * (Atomics.wait) only until the worker's share of that batch is posted. A worker that has not
+ * loaded yet (half a second from TypeScript sources) claims nothing: the caller packs it all.
+ * Either thread packs with the same codec, so a part packs to the same bytes wherever it was
+ * packed; a batch the worker failed on is packed on the calling thread.
  */
 export class DocumentPacker {
   readonly #dictionary: Buffer;
-  readonly #worker: Worker | null;
-  readonly #port: MessagePort | null;
+  readonly #worker: Worker | null = null;
+  readonly #port: MessagePort | null = null;
   /** batches the worker has posted: incremented by it after each post */
-  readonly #posted: Int32Array;
+  readonly #posted = new Int32Array(new SharedArrayBuffer(4));
   #seen = 0;
-  #submitted = 0;
-  readonly #done = new Map<number, WorkerShare>();
+  readonly #batches: (Batch | undefined)[] = [];
+  /** what the worker posted, by batch, until taken */
+  readonly #shares = new Map<number, PackShare | { error: string }>();
+  #workerBatches = 0;
 
   /**
-   * @param threads worker threads beside the caller's (0: `take` packs everything itself);
-   *   default one when the machine has another core, else 0
+   * @param options.worker false to pack everything on the calling thread; by default a worker
+   *   starts when the machine has another core
    */
-  constructor(dictionary: Buffer, threads = availableParallelism() > 1 ? 1 : 0) {
+  constructor(dictionary: Buffer, options: { worker?: boolean } = {}) {
     this.#dictionary = dictionary;
-    this.#posted = new Int32Array(new SharedArrayBuffer(4));
-    if (threads <= 0) {
-      this.#worker = null;
-      this.#port = null;
+    if (options.worker === false || availableParallelism() < 2) return;
+    const { port1, port2 } = new MessageChannel();
+    try {
+      this.#worker = startWorker(
+        import.meta.url,
+        'pack-worker',
+        { port: port2, posted: this.#posted, dictionary },
+        [port2],
+      );
+    } catch {
       return;
     }
-    const { port1, port2 } = new MessageChannel();
     this.#port = port1;
-    this.#worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { port: port2, posted: this.#posted, level: PACK_LEVEL, dictionary },
-      transferList: [port2],
-    });
     // a packer left open must not keep the process alive
     this.#worker.unref();
   }
 
-  /** Starts packing `texts`; the returned ticket gives them packed, in order, to {@link take}. */
-  submit(texts: readonly string[]): PackTicket {
-    const ticket = { id: this.#submitted++, texts, next: new Int32Array(new SharedArrayBuffer(4)) };
-    this.#port?.postMessage({ id: ticket.id, texts, next: ticket.next });
-    return ticket;
+  /** Queues a batch of documents (packed with the dictionary) and texts (packed alone); returns its number. */
+  add(docs: readonly string[], texts: readonly string[] = []): number {
+    const id = this.#batches.length;
+    const batch = { docs, texts, next: new Int32Array(new SharedArrayBuffer(4)) };
+    this.#batches.push(batch);
+    this.#port?.postMessage({ id, docs, texts, next: batch.next } satisfies PackRequest);
+    return id;
   }
 
-  /** The packed documents of a ticket, in the order they were submitted; blocks until packed. */
-  take(ticket: PackTicket): Buffer[] {
-    const { texts, next } = ticket;
-    const out = new Array<Buffer>(texts.length);
-    for (let i = Atomics.add(next, 0, 1); i < texts.length; i = Atomics.add(next, 0, 1))
-      out[i] = packDocument(texts[i] as string, this.#dictionary);
-    if (this.#port) {
-      const { bytes, lengths, indices } = this.#workerShare(ticket.id);
-      let at = bytes.byteOffset;
-      indices.forEach((i, k) => {
-        const length = lengths[k] as number;
-        out[i] = Buffer.from(bytes.buffer, at, length);
-        at += length;
-      });
+  /** The packed documents and texts of batch `id`; blocks until the worker's share is posted. Once per batch. */
+  take(id: number): Packed {
+    const batch = this.#batches[id];
+    if (!batch) throw new Error(`document packer: no batch ${id} to take`);
+    this.#batches[id] = undefined;
+    const { docs, next } = batch;
+    const total = docs.length + batch.texts.length;
+    const out = new Array<Buffer>(total);
+    let packedHere = 0;
+    for (let i = Atomics.add(next, 0, 1); i < total; i = Atomics.add(next, 0, 1)) {
+      out[i] = this.#pack(batch, i);
+      packedHere++;
     }
-    return out;
+    if (packedHere < total) {
+      const share = this.#workerShare(id);
+      if ('error' in share) {
+        // the worker failed on this batch: what it claimed is packed here (and fails here too
+        // if the input is at fault)
+        for (let i = 0; i < total; i++) out[i] ??= this.#pack(batch, i);
+      } else {
+        this.#workerBatches++;
+        let start = 0;
+        share.indices.forEach((i, k) => {
+          const end = share.ends[k] as number;
+          out[i] = Buffer.from(share.bytes.buffer, share.bytes.byteOffset + start, end - start);
+          start = end;
+        });
+      }
+    }
+    return { docs: out.slice(0, docs.length), texts: out.slice(docs.length) };
+  }
+
+  /** How many batches the worker packed a share of. */
+  get workerBatches(): number {
+    return this.#workerBatches;
+  }
+
+  /** Stops the worker; batches not taken are lost. */
+  async close(): Promise<void> {
+    this.#port?.close();
+    await this.#worker?.terminate();
+  }
+
+  #pack(batch: Batch, i: number): Buffer {
+    const n = batch.docs.length;
+    return i < n
+      ? packDocument(batch.docs[i] as string, this.#dictionary)
+      : packText(batch.texts[i - n] as string);
   }
 
   /** What the worker packed of batch `id`, once it has posted it. */
-  #workerShare(id: number): WorkerShare {
+  #workerShare(id: number): PackShare | { error: string } {
     const port = this.#port as MessagePort;
     for (;;) {
-      const done = this.#done.get(id);
-      if (done) {
-        this.#done.delete(id);
-        return done;
+      const share = this.#shares.get(id);
+      if (share) {
+        this.#shares.delete(id);
+        return share;
       }
       const message = receiveMessageOnPort(port)?.message as WorkerMessage | undefined;
       if (message) {
-        if ('error' in message) throw new Error(`document packer: ${message.error}`);
-        this.#done.set(message.id, message);
+        this.#shares.set(message.id, message);
         continue;
       }
-      // nothing posted since the last look: sleep until the worker counts a new batch (a
-      // post it made before counting is then in the port); a dead worker never will
+      // nothing posted since the last look: sleep until the worker counts a new post (a post
+      // made before counting is then in the port); a worker seen to have died never will
       if (Atomics.wait(this.#posted, 0, this.#seen, 1000) === 'timed-out' && this.#worker?.threadId === -1)
         throw new Error('document packer: the worker thread stopped');
       this.#seen = Atomics.load(this.#posted, 0);
     }
   }
-
-  /** Stops the worker; tickets not taken are lost. */
-  close(): void {
-    this.#port?.close();
-    void this.#worker?.terminate();
-  }
 }
-
-/** A batch handed to {@link DocumentPacker.submit}. */
-export interface PackTicket {
-  readonly id: number;
-  readonly texts: readonly string[];
-  /** the next document to claim, shared with the worker */
-  readonly next: Int32Array;
-}
-
-/** What the worker packed of a batch: its documents end to end, their lengths and positions. */
-interface WorkerShare {
-  id: number;
-  bytes: Uint8Array;
-  lengths: Uint32Array;
-  indices: Uint32Array;
-}
-type WorkerMessage = WorkerShare | { error: string };
-
-/**
- * The worker: plain JavaScript with Node's own modules only, so that it runs the same from
- * the TypeScript sources (tsx) and from the build. It packs as packDocument does (the level
- * comes from document-codec.ts), claiming documents from the batch's shared counter. The
- * result is copied into fresh buffers (Buffer.concat may return a slice of Node's shared
- * pool, which cannot be transferred).
- */
-const WORKER = `
-const { workerData } = require('node:worker_threads');
-const { deflateRawSync } = require('node:zlib');
-const { port, posted, level } = workerData;
-const dictionary = Buffer.from(workerData.dictionary.buffer, workerData.dictionary.byteOffset, workerData.dictionary.byteLength);
-port.on('message', ({ id, texts, next }) => {
-  try {
-    const packed = [];
-    const claimed = [];
-    for (let i = Atomics.add(next, 0, 1); i < texts.length; i = Atomics.add(next, 0, 1)) {
-      claimed.push(i);
-      packed.push(deflateRawSync(texts[i], { level, dictionary }));
-    }
-    const lengths = new Uint32Array(packed.length);
-    const indices = Uint32Array.from(claimed);
-    let total = 0;
-    packed.forEach((p, k) => { lengths[k] = p.length; total += p.length; });
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const p of packed) { bytes.set(p, at); at += p.length; }
-    port.postMessage({ id, bytes, lengths, indices }, [bytes.buffer, lengths.buffer, indices.buffer]);
-  } catch (error) {
-    port.postMessage({ error: String((error && error.stack) || error) });
-  }
-  Atomics.add(posted, 0, 1);
-  Atomics.notify(posted, 0);
-});
-`;

@@ -5,7 +5,6 @@ import {
   documentDictionary,
   documentEtag,
   offersFor,
-  type PackTicket,
   type ProductRow,
   packDocument,
   productFromRow,
@@ -51,9 +50,9 @@ export function writeProductDocuments(db: Db): number {
   let dictionary: Buffer = Buffer.alloc(0);
   const knowledgePacked = new Map<string, Buffer>();
   let written = 0;
-  let pending: { parts: Parts[]; packed: PackTicket } | null = null;
-  const flush = ({ parts, packed }: { parts: Parts[]; packed: PackTicket }) => {
-    const bytes = (packer as DocumentPacker).take(packed);
+  let pending: { parts: Parts[]; batch: number } | null = null;
+  const flush = ({ parts, batch }: { parts: Parts[]; batch: number }) => {
+    const bytes = (packer as DocumentPacker).take(batch).docs;
     parts.forEach((p, i) => {
       let knowledge: Buffer | null = null;
       if (p.knowledgeJson !== null) {
@@ -80,15 +79,16 @@ export function writeProductDocuments(db: Db): number {
           ]),
         );
         storeDictionary(db, 'documents', dictionary);
-        packer = new DocumentPacker(dictionary);
+        // one chunk packs in less time than a worker takes to load (half a second from sources)
+        packer = new DocumentPacker(dictionary, { worker: rows.length === CHUNK });
       }
-      const packed = packer.submit(parts.flatMap((p) => [p.json, p.barcodeJson]));
+      const batch = packer.add(parts.flatMap((p) => [p.json, p.barcodeJson]));
       if (pending) flush(pending);
-      pending = { parts, packed };
+      pending = { parts, batch };
     }
     if (pending) flush(pending);
   } finally {
-    packer?.close();
+    void packer?.close();
   }
   return written;
 }
