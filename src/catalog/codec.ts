@@ -8,9 +8,12 @@
 export {
   documentDictionary,
   packDocument,
+  packNumbered,
   packText,
   storeDictionary,
+  storedDictionaries,
   storedDictionary,
   storedText,
   unpackDocument,
+  unpackNumbered,
 } from './document-codec.js';

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentDictionary, packDocument, packText, unpackDocument } from './codec.js';
+import {
+  documentDictionary,
+  packDocument,
+  packNumbered,
+  packText,
+  unpackDocument,
+  unpackNumbered,
+} from './codec.js';
 import { DocumentPacker, type Packed } from './document-packer.js';
 
 const product = (n: number) =>
@@ -75,5 +82,35 @@ describe('document packer', () => {
     await packer.close();
     const docs = Array.from({ length: 50 }, (_, n) => product(n));
     expect(packer.take(packer.add(docs)).docs.map((p) => unpackDocument(p, dictionary))).toEqual(docs);
+  });
+
+  it('packs each document with its numbered dictionary, dictionaries added on the way included', () => {
+    // the worker of the first test, loaded by now: it packs a share with the added dictionaries
+    const packer = threaded;
+    const before = packer.workerBatches;
+    const set = [dictionary];
+    const docs = Array.from({ length: 400 }, (_, n) => product(n));
+    const numbers = docs.map((_, i) => i % 2);
+    set.push(documentDictionary([product(7)]));
+    expect(packer.addDictionary(set[1] as Buffer)).toBe(1);
+    const ids = [packer.add(docs, [], numbers)];
+    set.push(documentDictionary([product(9)]));
+    expect(packer.addDictionary(set[2] as Buffer)).toBe(2);
+    ids.push(
+      packer.add(
+        docs,
+        ['alone'],
+        docs.map(() => 2),
+      ),
+    );
+    sleep(200);
+    const [first, second] = ids.map((id) => packer.take(id));
+    expect(packer.workerBatches).toBeGreaterThan(before);
+    expect(hex(first?.docs ?? [])).toEqual(
+      hex(docs.map((d, i) => packNumbered(d, set, numbers[i] as number))),
+    );
+    expect(hex(second?.docs ?? [])).toEqual(hex(docs.map((d) => packNumbered(d, set, 2))));
+    expect(second?.docs.map((p) => unpackNumbered(p, set))).toEqual(docs);
+    expect(hex(second?.texts ?? [])).toEqual(hex([packText('alone')]));
   });
 });

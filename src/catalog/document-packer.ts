@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { startWorker } from '../util/index.js';
-import { packDocument, packText } from './document-codec.js';
-import type { PackRequest, PackShare, WorkerMessage } from './pack-worker.js';
+import { type PackRequest, type PackShare, packPart, type WorkerMessage } from './pack-batch.js';
 
 /** What a batch packs to: its documents and its texts, each in the order they were added. */
 export interface Packed {
@@ -10,16 +9,12 @@ export interface Packed {
   texts: Buffer[];
 }
 
-interface Batch {
-  docs: readonly string[];
-  texts: readonly string[];
-  /** the next part to claim (documents first, then texts), shared with the worker */
-  next: Int32Array;
-}
+type Batch = Omit<PackRequest, 'id'>;
 
 /**
- * The one document packer of ingest: packs batches of JSON documents with one dictionary
- * (`packDocument`) and of texts alone (`packText`) on two threads, for writers that run
+ * The one document packer of ingest: packs batches of JSON documents with its dictionary
+ * (`packDocument`) or with one of its numbered dictionaries each (`packNumbered`), and texts
+ * alone (`packText`), on two threads, for writers that run
  * inside a synchronous SQLite transaction. `add` hands a batch to the worker thread
  * (pack-worker.ts) and returns at once, so the caller goes on building or writing; `take`
  * packs on the calling thread what the worker has not claimed yet (the two claim parts one
@@ -30,7 +25,8 @@ interface Batch {
  * packed; a batch the worker failed on is packed on the calling thread.
  */
 export class DocumentPacker {
-  readonly #dictionary: Buffer;
+  /** the dictionaries by number: the constructor's, then those added */
+  readonly #dictionaries: Buffer[];
   readonly #worker: Worker | null = null;
   readonly #port: MessagePort | null = null;
   /** batches the worker has posted: incremented by it after each post */
@@ -46,7 +42,7 @@ export class DocumentPacker {
    *   starts when the machine has another core
    */
   constructor(dictionary: Buffer, options: { worker?: boolean } = {}) {
-    this.#dictionary = dictionary;
+    this.#dictionaries = [dictionary];
     if (options.worker === false || availableParallelism() < 2) return;
     const { port1, port2 } = new MessageChannel();
     try {
@@ -64,12 +60,24 @@ export class DocumentPacker {
     this.#worker.unref();
   }
 
-  /** Queues a batch of documents (packed with the dictionary) and texts (packed alone); returns its number. */
-  add(docs: readonly string[], texts: readonly string[] = []): number {
+  /** Adds a dictionary for the batches added after it; returns its number (the constructor's is 0). */
+  addDictionary(dictionary: Buffer): number {
+    this.#dictionaries.push(dictionary);
+    this.#port?.postMessage({ dictionary });
+    return this.#dictionaries.length - 1;
+  }
+
+  /**
+   * Queues a batch: documents packed with dictionary 0 (packDocument), or, given
+   * `dictionaries` (one number a document), each with its own (packNumbered); texts packed
+   * alone. Returns the batch's number.
+   */
+  add(docs: readonly string[], texts: readonly string[] = [], dictionaries?: readonly number[]): number {
     const id = this.#batches.length;
-    const batch = { docs, texts, next: new Int32Array(new SharedArrayBuffer(4)) };
+    const batch: Batch = { docs, texts, next: new Int32Array(new SharedArrayBuffer(4)) };
+    if (dictionaries) batch.dictionaries = dictionaries;
     this.#batches.push(batch);
-    this.#port?.postMessage({ id, docs, texts, next: batch.next } satisfies PackRequest);
+    this.#port?.postMessage({ id, ...batch } satisfies PackRequest);
     return id;
   }
 
@@ -117,10 +125,7 @@ export class DocumentPacker {
   }
 
   #pack(batch: Batch, i: number): Buffer {
-    const n = batch.docs.length;
-    return i < n
-      ? packDocument(batch.docs[i] as string, this.#dictionary)
-      : packText(batch.texts[i - n] as string);
+    return packPart(batch, i, this.#dictionaries);
   }
 
   /** What the worker packed of batch `id`, once it has posted it. */

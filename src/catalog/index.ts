@@ -11,11 +11,14 @@ export {
 export {
   documentDictionary,
   packDocument,
+  packNumbered,
   packText,
   storeDictionary,
+  storedDictionaries,
   storedDictionary,
   storedText,
   unpackDocument,
+  unpackNumbered,
 } from './codec.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
