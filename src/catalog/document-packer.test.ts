@@ -35,6 +35,20 @@ describe('document packer', () => {
     expect(inline.workerBatches).toBe(0);
   });
 
+  it('a second packer packs on the worker already loaded, with its own dictionary', async () => {
+    const own = documentDictionary([product(123456)]);
+    const second = new DocumentPacker(own, { worker: true });
+    try {
+      const docs = Array.from({ length: 400 }, (_, n) => product(n));
+      const id = second.add(docs);
+      sleep(200);
+      expect(hex(second.take(id).docs)).toEqual(hex(docs.map((d) => packDocument(d, own))));
+      expect(second.workerBatches).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('packs documents as packDocument and texts as packText do, byte for byte, on either thread', () => {
     fc.assert(
       fc.property(

@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { startWorker } from '../util/index.js';
-import { type PackRequest, type PackShare, packPart, type WorkerMessage } from './pack-batch.js';
+import {
+  type PackerPort,
+  type PackRequest,
+  type PackShare,
+  packPart,
+  type WorkerMessage,
+} from './pack-batch.js';
 
 /** What a batch packs to: its documents and its texts, each in the order they were added. */
 export interface Packed {
@@ -22,13 +28,14 @@ type Batch = Omit<PackRequest, 'id'>;
  * (Atomics.wait) only until the worker's share of that batch is posted. A worker that has not
  * loaded yet (half a second from TypeScript sources) claims nothing: the caller packs it all.
  * Either thread packs with the same codec, so a part packs to the same bytes wherever it was
- * packed; a batch the worker failed on is packed on the calling thread.
+ * packed; a batch the worker failed on is packed on the calling thread. Packers share one
+ * worker thread (see packWorker), each through a port of its own.
  */
 export class DocumentPacker {
   /** the dictionaries by number: the constructor's, then those added */
   readonly #dictionaries: Buffer[];
   readonly #worker: Worker | null = null;
-  readonly #port: MessagePort | null = null;
+  #port: MessagePort | null = null;
   /** batches the worker has posted: incremented by it after each post */
   readonly #posted = new Int32Array(new SharedArrayBuffer(4));
   #seen = 0;
@@ -44,20 +51,11 @@ export class DocumentPacker {
   constructor(dictionary: Buffer, options: { worker?: boolean } = {}) {
     this.#dictionaries = [dictionary];
     if (options.worker === false || availableParallelism() < 2) return;
+    this.#worker = packWorker();
+    if (!this.#worker) return;
     const { port1, port2 } = new MessageChannel();
-    try {
-      this.#worker = startWorker(
-        import.meta.url,
-        'pack-worker',
-        { port: port2, posted: this.#posted, dictionary },
-        [port2],
-      );
-    } catch {
-      return;
-    }
+    this.#worker.postMessage({ port: port2, posted: this.#posted, dictionary } satisfies PackerPort, [port2]);
     this.#port = port1;
-    // a packer left open must not keep the process alive
-    this.#worker.unref();
   }
 
   /** Adds a dictionary for the batches added after it; returns its number (the constructor's is 0). */
@@ -118,10 +116,13 @@ export class DocumentPacker {
     return this.#workerBatches;
   }
 
-  /** Stops the worker; batches not taken are lost. */
+  /**
+   * Lets the worker go (it stays for the next packer); what it holds of batches not taken is
+   * lost, and later batches are packed on the calling thread.
+   */
   async close(): Promise<void> {
     this.#port?.close();
-    await this.#worker?.terminate();
+    this.#port = null;
   }
 
   #pack(batch: Batch, i: number): Buffer {
@@ -130,7 +131,8 @@ export class DocumentPacker {
 
   /** What the worker packed of batch `id`, once it has posted it. */
   #workerShare(id: number): PackShare | { error: string } {
-    const port = this.#port as MessagePort;
+    const port = this.#port;
+    if (!port) throw new Error(`document packer: closed before batch ${id} was taken`);
     for (;;) {
       const share = this.#shares.get(id);
       if (share) {
@@ -149,4 +151,27 @@ export class DocumentPacker {
       this.#seen = Atomics.load(this.#posted, 0);
     }
   }
+}
+
+/**
+ * The packers' worker thread: started by the first packer that wants one (half a second of
+ * loading from the TypeScript sources) and kept for the next, unreferenced, so it never keeps
+ * the process alive. null where it cannot start; a worker that failed is replaced.
+ */
+let shared: Worker | null = null;
+function packWorker(): Worker | null {
+  if (shared && shared.threadId !== -1) return shared;
+  try {
+    const worker = startWorker(import.meta.url, 'pack-worker', null);
+    worker.unref();
+    const forget = () => {
+      if (shared === worker) shared = null;
+    };
+    worker.on('error', forget);
+    worker.on('exit', forget);
+    shared = worker;
+  } catch {
+    shared = null;
+  }
+  return shared;
 }

@@ -1,4 +1,13 @@
+import type { MessagePort } from 'node:worker_threads';
 import { packDocument, packNumbered, packText } from './codec.js';
+
+/** What a packer sends the shared worker once: its port, post counter and first dictionary. */
+export interface PackerPort {
+  port: MessagePort;
+  /** batches the worker has posted on `port`: incremented by it after each post */
+  posted: Int32Array;
+  dictionary: Uint8Array;
+}
 
 /** A batch for DocumentPacker's worker (document-packer.ts, pack-worker.ts). */
 export interface PackRequest {
