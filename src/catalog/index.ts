@@ -8,18 +8,8 @@ export {
   ExpiredCursorError,
   listChanges,
 } from './change-queries.js';
-export {
-  documentDictionary,
-  packDocument,
-  packNumbered,
-  packText,
-  storeDictionary,
-  storedDictionaries,
-  storedDictionary,
-  storedText,
-  unpackDocument,
-  unpackNumbered,
-} from './codec.js';
+// the light entry point, whole: worker threads import it alone
+export * from './codec.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
