@@ -121,8 +121,10 @@ export class DocumentPacker {
    * lost, and later batches are packed on the calling thread.
    */
   async close(): Promise<void> {
-    this.#port?.close();
+    if (!this.#port) return;
+    this.#port.close();
     this.#port = null;
+    releaseWorker();
   }
 
   #pack(batch: Batch, i: number): Buffer {
@@ -156,22 +158,41 @@ export class DocumentPacker {
 /**
  * The packers' worker thread: started by the first packer that wants one (half a second of
  * loading from the TypeScript sources) and kept for the next, unreferenced, so it never keeps
- * the process alive. null where it cannot start; a worker that failed is replaced.
+ * the process alive. null where it cannot start; a worker that failed is replaced. Once no
+ * packer has used it for IDLE_MS it stops, so a server that ingests daily does not hold it.
  */
 let shared: Worker | null = null;
+let users = 0;
+let idle: NodeJS.Timeout | null = null;
+const IDLE_MS = 30_000;
+function releaseWorker(): void {
+  if (--users > 0 || !shared) return;
+  const worker = shared;
+  idle = setTimeout(() => {
+    if (shared === worker && users === 0) {
+      shared = null;
+      void worker.terminate();
+    }
+  }, IDLE_MS);
+  idle.unref();
+}
 function packWorker(): Worker | null {
-  if (shared && shared.threadId !== -1) return shared;
-  try {
-    const worker = startWorker(import.meta.url, 'pack-worker', null);
-    worker.unref();
-    const forget = () => {
-      if (shared === worker) shared = null;
-    };
-    worker.on('error', forget);
-    worker.on('exit', forget);
-    shared = worker;
-  } catch {
-    shared = null;
+  if (idle) clearTimeout(idle);
+  idle = null;
+  if (!shared || shared.threadId === -1) {
+    try {
+      const worker = startWorker(import.meta.url, 'pack-worker', null);
+      worker.unref();
+      const forget = () => {
+        if (shared === worker) shared = null;
+      };
+      worker.on('error', forget);
+      worker.on('exit', forget);
+      shared = worker;
+    } catch {
+      shared = null;
+    }
   }
+  if (shared) users++;
   return shared;
 }
