@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import type { DocumentCache, ProductDocument } from './document-cache.js';
-import { storedDictionary, unpackDocument } from './document-codec.js';
+import { storedDictionaries, storedDictionary, unpackDocument, unpackNumbered } from './document-codec.js';
 import { COMPACT_VERSION } from './schema.js';
 
 /**
@@ -34,6 +34,9 @@ const plain: DocumentReader = (stored) => stored as string;
 function readerOf(db: Db): DocumentReader | null {
   if (!hasTable(db, 'product_documents')) return null;
   if (schemaVersion(db) < COMPACT_VERSION) return plain;
+  // a dictionary per product type (packNumbered), or one for all in older snapshots
+  const numbered = storedDictionaries(db, 'documents');
+  if (numbered.length > 0) return (stored) => unpackNumbered(stored as Uint8Array, numbered);
   const dictionary = storedDictionary(db, 'documents');
   return (stored) => unpackDocument(stored as Uint8Array, dictionary);
 }
