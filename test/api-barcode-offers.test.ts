@@ -3,9 +3,9 @@ import type { RunningServer } from '../src/api/index.js';
 import {
   currentSnapshotPath,
   openWritable,
-  packDocument,
-  storedDictionary,
-  unpackDocument,
+  packNumbered,
+  storedDictionaries,
+  unpackNumbered,
 } from '../src/catalog/index.js';
 import { startTestServer } from './helpers/access-server.js';
 import { expectOk } from './helpers/assertions.js';
@@ -61,18 +61,21 @@ describe('barcode lookups of a snapshot whose stored results predate url', () =>
     // the stored barcode results as the version before url wrote them
     const db = openWritable(currentSnapshotPath(served.catalog.dataDir)!);
     try {
-      const dictionary = storedDictionary(db, 'documents');
+      const dictionaries = storedDictionaries(db, 'documents');
       const rows = db.prepare('SELECT id, barcode_json FROM product_documents').all() as {
         id: string;
         barcode_json: Uint8Array;
       }[];
       const update = db.prepare('UPDATE product_documents SET barcode_json = ? WHERE id = ?');
       for (const row of rows) {
-        const result = JSON.parse(unpackDocument(row.barcode_json, dictionary)) as {
+        // the dictionary number leads the packed bytes (a varint: one byte below 128)
+        const n = row.barcode_json[0] as number;
+        if (n >= 0x80) throw new Error('fixture catalog with over 127 dictionaries');
+        const result = JSON.parse(unpackNumbered(row.barcode_json, dictionaries)) as {
           retailers: Record<string, unknown>[];
         };
         for (const retailer of result.retailers) delete retailer.url;
-        update.run(packDocument(JSON.stringify(result), dictionary), row.id);
+        update.run(packNumbered(JSON.stringify(result), dictionaries, n), row.id);
       }
     } finally {
       db.close();
