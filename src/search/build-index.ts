@@ -40,9 +40,9 @@ export interface PendingSearchIndex {
  * in between: the vectors (search-vectors.ts, the CPU-bound half: embeddings and need index)
  * are computed on a worker thread from the product texts read here, while this thread goes
  * on, then `finish` builds the keyword index and writes the vectors once they are ready.
- * Nothing may change the products' text, brands or types in between. Where no second core
- * or no worker is available (or `worker: false`) the vectors are computed in `finish`; the
- * rows written are the same either way.
+ * Nothing may change the products' text, brands or types in between. `worker` defaults to
+ * whether the machine has a second core; without one, or where the worker does not start or
+ * fails, the vectors are computed in `finish`. The rows written are the same either way.
  */
 export function startSearchIndex(
   db: Db,
@@ -53,7 +53,7 @@ export function startSearchIndex(
   // left out of the vocabulary and the vectors: they are long and mostly marketing.
   const rows = db.prepare(PRODUCT_TEXT_SQL).raw().all() as [number, string][];
   const input: SearchVectorsInput = { texts: rows.map((r) => r[1]), types: readNeedTypes(db), needs };
-  const onWorker = options.worker !== false && availableParallelism() > 1 ? vectorsOnWorker(input) : null;
+  const onWorker = (options.worker ?? availableParallelism() > 1) ? vectorsOnWorker(input) : null;
   // a failed worker is not reported: it costs only its share of the time, computed here
   onWorker?.catch(() => null);
   return {
