@@ -13,7 +13,7 @@ import {
   writeNameKeys,
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
-import { startSearchIndex } from '../search/index.js';
+import { buildSearchIndex } from '../search/index.js';
 import { type AssembledProduct, assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
@@ -343,12 +343,10 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       resolver: options.resolver,
       progress,
     });
-    // the search vectors are computed on a worker thread while relationships are built here
-    const searchIndex = startSearchIndex(db, content.needs ?? []);
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'search index' });
-    await searchIndex.finish();
+    await buildSearchIndex(db, content.needs ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     db.exec('COMMIT');
