@@ -37,7 +37,7 @@ describe('int8 vector BLOBs', () => {
         const bytes = blobBytes(16);
         // an odd offset: a worker's buffer need not be aligned for the float32 scale
         const all = new Uint8Array(1 + vs.length * bytes).fill(0xee);
-        vs.forEach((v, i) => writeBlob(v, all, 1 + i * bytes));
+        for (const [i, v] of vs.entries()) writeBlob(v, all, 1 + i * bytes);
         expect(all[0]).toBe(0xee);
         vs.forEach((v, i) => {
           expect(Buffer.from(all.subarray(1 + i * bytes, 1 + (i + 1) * bytes))).toEqual(toBlob(v));
