@@ -1,7 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../util/index.js';
+import { startWorker as startModuleWorker } from '../util/index.js';
 
-/** Starts one of ingest's worker threads (`<entry>.ts` beside this file, `<entry>.js` in the build). */
-export function startWorker(entry: string, workerData: unknown): Worker {
-  return startModuleWorker(import.meta.url, `./${entry}`, { workerData });
-}
+/** Starts one of ingest's worker threads (`<entry>.ts` or `.js` beside this file, see util/worker.ts). */
+export const startWorker = (entry: string, workerData: unknown): Worker =>
+  startModuleWorker(import.meta.url, entry, workerData);

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Db } from '../catalog/index.js';
 import type { NeedsDef } from '../content/index.js';
 import { modelKey } from '../identifiers/index.js';
-import { startModuleWorker } from '../util/index.js';
+import { startWorker } from '../util/index.js';
 import { readNeedTypes, writeNeedIndex } from './needs/build.js';
 import { computeSearchVectors, type SearchVectors, type SearchVectorsInput } from './search-vectors.js';
 import { blobBytes } from './vector-blob.js';
@@ -96,7 +96,7 @@ function buildKeywordIndex(db: Db): void {
 /** The search vectors computed on a worker thread (search-vectors-worker.ts); null if none starts. */
 function vectorsOnWorker(input: SearchVectorsInput): Promise<SearchVectors> | null {
   try {
-    const worker = startModuleWorker(import.meta.url, './search-vectors-worker', { workerData: input });
+    const worker = startWorker(import.meta.url, 'search-vectors-worker', input);
     return new Promise((resolve, reject) => {
       worker.once('message', (m: { result: SearchVectors } | { error: string }) =>
         'result' in m ? resolve(m.result) : reject(new Error(m.error)),
