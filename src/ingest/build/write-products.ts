@@ -1,10 +1,16 @@
-import { type Db, dayNumber, documentDictionary, storeDictionary, toCents } from '../../catalog/index.js';
+import {
+  type Db,
+  DocumentPacker,
+  dayNumber,
+  documentDictionary,
+  storeDictionary,
+  toCents,
+} from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
-import { DocumentPacker } from './document-packer.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
