@@ -10,6 +10,10 @@ import type { Reference } from './reference.js';
 
 /** Sets a new snapshot up for one bulk writer and creates its schema. */
 export function prepareSnapshot(db: Db): void {
+  // 8 KB pages, set before the first table: a products row (about 1.5 KB) left a quarter of
+  // each 4 KB page unused, one more row fits the space an 8 KB page leaves. The 3,000-product
+  // demo's file shrank by 2 % (41.6 → 40.8 MB); reads took the same time (issue 20)
+  db.pragma('page_size = 8192');
   // nothing reads the file until it is checked and renamed: no journal, no fsync per commit
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
