@@ -104,13 +104,14 @@ export {
   type ProductSortField,
   productRowsByRowid,
 } from './product-queries.js';
-export { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
+export { named, PRODUCT_SELECT, type ProductRow, storedBreakdown, str, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
 export {
   CATALOG_SCHEMA_VERSION,
   COMPACT_VERSION,
   catalogMigrations,
+  INTEGER_KEYS_VERSION,
   LEAN_VERSION,
   offersByProductIndex,
 } from './schema.js';
