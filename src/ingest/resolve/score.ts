@@ -6,6 +6,7 @@
  * different products.
  */
 
+import { servesTheOther } from './accessory.js';
 import { type ModelRelation, relateSplit } from './base-model.js';
 import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
@@ -89,6 +90,13 @@ const MEASURE_CLASH = -2;
 const PRICE_APART = -1.5;
 const PRICE_GAP = -0.5;
 
+/**
+ * Log-odds of an accessory beside the product it serves (accessory.ts): as strong as model
+ * numbers that name two variants, and like them a hard conflict, so EM counts such pairs as
+ * non-matches and clustering never joins them.
+ */
+const ACCESSORY_CLASH = -4;
+
 /** An edition penalty this large is a different release (year, platform, count, release code). */
 const HARD_EDITION_CONFLICT = 3;
 
@@ -157,6 +165,13 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures): ModelEvidence {
   if (best === 'same') return SAME;
 
   if (sharesAny(aTitle, b.rareDescCodes) || sharesAny(bTitle, a.rareDescCodes)) return IN_TEXT;
+  // Two accessories of one product (`Cover for … Spirit E-200`, described as for the E-200).
+  if (
+    overlaps(a.servedCodes, b.servedCodes) ||
+    overlaps(a.servedCodes, b.rareDescCodes) ||
+    overlaps(b.servedCodes, a.rareDescCodes)
+  )
+    return IN_TEXT;
   // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
   if (codeInText(aTitle, b) || codeInText(bTitle, a)) return IN_TEXT;
   switch (best) {
@@ -185,7 +200,7 @@ interface PairCore {
  * Scores one candidate pair into `levels[at … at + FEATURES.length)` and returns its
  * log-odds; the evidence pieces go to `evidence` when one is given (debugging and tests).
  * The log-odds are summed in a fixed order (title, model, gtin, brand, edition, color,
- * size, price, productType, specs), so a score does not depend on whether evidence is kept.
+ * size, price, productType, specs, measure, accessory), so a score does not depend on whether evidence is kept.
  */
 function scoreInto(
   corpus: Corpus,
@@ -276,11 +291,16 @@ function scoreInto(
   if (measure === 2) add('measure', MEASURE_CLASH);
   levels[at + 10] = measure;
 
+  // A case for the `SD1000` beside the `SD1000` itself.
+  const accessory = (a.serves !== null || b.serves !== null) && servesTheOther(a, b);
+  if (accessory) add('accessory', ACCESSORY_CLASH);
+
   return {
     z,
     titleSimilarity,
     model: m,
-    conflict: m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT || colorStatedClash || sizeClash,
+    conflict:
+      m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT || colorStatedClash || sizeClash || accessory,
     method: levels[at + 2] === 1 ? 'gtin' : m.model === 1 ? 'model_number' : 'title_similarity',
   };
 }
