@@ -8,7 +8,6 @@
  */
 import { brandsAgree } from './brand.js';
 import { extractModelNumbers } from './model-number.js';
-import { tokenize } from './tokens.js';
 
 /**
  * Opens the clause naming the product served. `for` alone is enough: what follows it is
@@ -26,13 +25,13 @@ const SERVES =
  */
 const CLAUSE_END = /\s[-–|]\s|[([;]|\s(?:with|w\/|by)\s/i;
 
-/** The codes and words of a title's "for …" clause; null when the title has none. */
+/** The codes of a title's "for …" clause; null when the title has none. */
 export interface Serves {
   /** Model numbers that appear only inside the clause (not elsewhere in the title). */
   codes: string[];
-  /** Title tokens of the clause. */
-  words: string[];
 }
+
+const NO_CODES: Serves = { codes: [] };
 
 /** Reads the {@link Serves} clause of a title. */
 export function servesClause(title: string): Serves | null {
@@ -41,12 +40,11 @@ export function servesClause(title: string): Serves | null {
   const after = title.slice(m.index + m[0].length);
   const end = after.search(CLAUSE_END);
   const clause = end < 0 ? after : after.slice(0, end);
+  // Most clauses name a platform or audience (`for Mac`, `for Kids`): no digit, no code.
+  if (!/\d/.test(clause)) return NO_CODES;
   const rest = `${title.slice(0, m.index)} ${end < 0 ? '' : after.slice(end)}`;
   const own = new Set(extractModelNumbers(rest));
-  return {
-    codes: extractModelNumbers(clause).filter((c) => !own.has(c)),
-    words: tokenize(clause),
-  };
+  return { codes: extractModelNumbers(clause).filter((c) => !own.has(c)) };
 }
 
 /** What {@link servesTheOther} needs of each listing (a subset of its features). */
