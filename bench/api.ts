@@ -1,15 +1,19 @@
 /**
  * `npm run bench`: the REST API's hot paths against a bare Fastify route.
  *
- * Builds the full demo catalog (`--products=N`, default 35,000; `--data-dir=DIR` keeps and
+ * Builds the full demo catalog (`--products N`, default 35,000; `--data-dir DIR` keeps and
  * reuses it), starts the real server (`shelf serve`, with its rate limits and response cache
  * as shipped) and a bare Fastify server (no auth, no database, a fixed JSON body as large as
  * a product response) as two child processes, then runs autocannon from this process against
- * each endpoint in turn: 50 connections, `--rounds=N` rounds (default 3) of `--seconds=N` each
- * (default 3), every endpoint once per round. Paths rotate over every product, GTIN and many
- * queries, and requests rotate over 2,500 Enterprise keys (each limited to 1,000 a minute),
- * so the numbers are neither one cached row nor one key's limit. The bare routes are asked
- * the same way (a new path and a key header each time), so the client works alike for both.
+ * each endpoint in turn: 50 connections, `--rounds N` rounds (default 3) of `--seconds N` each
+ * (default 3), every endpoint once per round. Options take `--name value` or `--name=value`;
+ * an unknown one stops the bench with the list it takes. `--ready-timeout S` (default 300)
+ * bounds the wait for each server to answer: a loaded machine takes minutes to open the demo.
+ * `--search-warm-up N` (default 15,000) searches warm the response cache before the rounds.
+ * Paths rotate over every product, GTIN and many queries, and requests rotate over 2,500
+ * Enterprise keys (each limited to 1,000 a minute), so the numbers are neither one cached
+ * row nor one key's limit. The bare routes are asked the same way (a new path and a key
+ * header each time), so the client works alike for both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,15 +23,38 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { benchArgs, intArg, parseBenchArgs, SERVER_BENCH_OPTIONS, serverBenchArgs } from './args.js';
 import { benchCompression } from './compression.js';
 import { demoCatalog } from './demo-catalog.js';
+import { waitForServer } from './ready.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
-const SECONDS = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 3);
-const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 3);
-const PRODUCTS = Number(process.argv.find((a) => a.startsWith('--products='))?.slice(11) ?? 35_000);
-const DATA_DIR = process.argv.find((a) => a.startsWith('--data-dir='))?.slice(11);
+const args = benchArgs((argv) => {
+  const a = parseBenchArgs(
+    'npm run bench --',
+    {
+      ...SERVER_BENCH_OPTIONS,
+      rounds: { value: 'N' },
+      seconds: { value: 'S' },
+      'search-warm-up': { value: 'N' },
+      // child mode: the bare routes' server on this port (started by the bench itself)
+      bare: { value: 'PORT' },
+    },
+    argv,
+  );
+  return {
+    ...serverBenchArgs(a),
+    rounds: intArg('rounds', a.rounds, 3, 1),
+    seconds: intArg('seconds', a.seconds, 3, 1),
+    searchWarmUp: intArg('search-warm-up', a['search-warm-up'], 15_000, 1),
+    bare: a.bare === undefined ? undefined : intArg('bare', a.bare, 0, 1),
+  };
+});
+const SECONDS = args.seconds;
+const ROUNDS = args.rounds;
+const PRODUCTS = args.products;
+const DATA_DIR = args.dataDir;
 /** 1,000 requests a minute each: more than the whole bench sends in a minute at 40,000 req/s */
 const KEYS = 2_500;
 
@@ -49,19 +76,6 @@ function startChild(args: string[], env: Record<string, string>): ChildProcess {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-}
-
-async function waitFor(url: string, headers: Record<string, string> = {}): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(url, { headers });
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 interface Result {
@@ -245,8 +259,8 @@ async function main(): Promise<void> {
     if (apiServer.pid) serverPids.set(api, apiServer.pid);
     if (uncachedServer.pid) serverPids.set(uncached, uncachedServer.pid);
     const headers = { 'x-api-key': keys[0] as string };
-    await waitFor(`${api}/v2/products/${ids[0]}`, headers);
-    await waitFor(`${uncached}/v2/products/${ids[0]}`, headers);
+    await waitForServer(`${api}/v2/products/${ids[0]}`, apiServer, args.readyTimeout, headers);
+    await waitForServer(`${uncached}/v2/products/${ids[0]}`, uncachedServer, args.readyTimeout, headers);
     // bare bodies as large as a median product response and a median first search page
     const median = async (paths: string[]) => {
       const bodies = await Promise.all(
@@ -258,13 +272,13 @@ async function main(): Promise<void> {
     const searchSample = await median(
       queries.slice(0, 21).map((q) => `/v2/products?q=${encodeURIComponent(q)}`),
     );
-    const bareServer = startChild([import.meta.filename, `--bare=${barePort}`], {
+    const bareServer = startChild([import.meta.filename, '--bare', String(barePort)], {
       BENCH_BODY: sample,
       BENCH_SEARCH_BODY: searchSample,
     });
     children.push(bareServer);
     if (bareServer.pid) serverPids.set(bare, bareServer.pid);
-    await waitFor(`${bare}/bare/up`);
+    await waitForServer(`${bare}/bare/up`, bareServer, args.readyTimeout);
 
     const enc = encodeURIComponent;
     console.log(
@@ -286,7 +300,10 @@ async function main(): Promise<void> {
     let at = 0;
     const searchPath = (n: number) => `/v2/products?q=${enc(queries[n % queries.length] as string)}`;
     const seen = new Set<string>();
-    const warm = await run('warm-up', api, (n) => searchPath(at + n), keys, 3);
+    // a fixed number of searches, not a duration: how far the sequence has gone decides how
+    // many measured searches are new to the cache (2 % after 15,000, 12 % after a 3-second
+    // warm-up on a loaded machine that managed 2,000), and that must not depend on the machine
+    const warm = await run('warm-up', api, (n) => searchPath(at + n), keys, 0, args.searchWarmUp);
     for (let n = 0; n < warm.requests; n++) seen.add(queries[(at + n) % queries.length] as string);
     at += warm.requests;
     await run('warm-up', uncached, searchPath, keys, 1);
@@ -364,12 +381,24 @@ async function main(): Promise<void> {
       );
     // the cache-off row shows the cost of a new search; the targets apply to the server as shipped
     const shipped = results.filter((r) => !r.name.includes('cache off') && !r.name.startsWith('bare'));
+    // by server CPU as well: throughput ratios swing with what else the machine runs, the
+    // CPU a server spends per answer much less (the client's share is printed beside it)
+    const uncachedSearch = results.find((r) => r.name.includes('cache off'));
+    const cpuRatio = (base: Result, r: Result | undefined) =>
+      base.cpuUsPerRequest && r?.cpuUsPerRequest
+        ? (base.cpuUsPerRequest / r.cpuUsPerRequest).toFixed(2)
+        : '–';
+    console.log(
+      `ratios by server CPU per request: by id ${cpuRatio(bareResult, byId)} of bare; search ${cpuRatio(bareSearch, search)} (cache off ${cpuRatio(bareSearch, uncachedSearch)}) of the same-size bare route`,
+    );
+    // the targets of issue 20 (by id ≥ 0.6 of the bare route, search ≥ 1.0 of a bare route
+    // answering a body as large), and the floors this bench had before them
     const checks = [
       [`product by id ≥ 0.6 of bare`, byId.rps / bareRps >= 0.6],
       [`keyword search ≥ 0.3 of bare`, search.rps / bareRps >= 0.3],
       [
-        `keyword search ≥ 0.3 of the bare route with a search page's body`,
-        search.rps / bareSearch.rps >= 0.3,
+        `keyword search ≥ 1.0 of the bare route with a search page's body`,
+        search.rps / bareSearch.rps >= 1.0,
       ],
       [`p99 < 20 ms on every endpoint as shipped`, shipped.every((r) => r.p99 < 20)],
       [`no non-2xx answers`, results.every((r) => r.non2xx + r.errors === 0)],
@@ -393,13 +422,8 @@ async function main(): Promise<void> {
   }
 }
 
-const bareArg = process.argv.find((a) => a.startsWith('--bare='));
-if (bareArg)
-  await serveBare(
-    Number(bareArg.slice(7)),
-    process.env.BENCH_BODY ?? '{}',
-    process.env.BENCH_SEARCH_BODY ?? '{}',
-  );
+if (args.bare !== undefined)
+  await serveBare(args.bare, process.env.BENCH_BODY ?? '{}', process.env.BENCH_SEARCH_BODY ?? '{}');
 else await main();
 
 /**

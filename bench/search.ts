@@ -6,6 +6,8 @@
  * semantic p99 < 60 ms. Need queries (eval/needs) run through type inference first.
  *
  *   npm run bench:search -- [--products 35000] [--data-dir DIR] [--queries 300]
+ *
+ * Options take `--name value` or `--name=value`; an unknown one stops the bench.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +15,24 @@ import { readNeedQueries } from '../eval/needs.js';
 import { listProducts, openReadOnly } from '../src/catalog/index.js';
 import { Random } from '../src/demo/index.js';
 import { advancedSearch, createSearchEngine, rankKeyword, semanticSearch } from '../src/search/index.js';
+import { benchArgs, intArg, parseBenchArgs } from './args.js';
 import { demoCatalog } from './demo-catalog.js';
 
-const argv = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
-};
-const target = Number(arg('--products', '35000'));
-const dataDir = arg('--data-dir', join(tmpdir(), `shelf-bench-search-${target}`));
-const count = Number(arg('--queries', '300'));
+const args = benchArgs((argv) => {
+  const a = parseBenchArgs(
+    'npm run bench:search --',
+    { products: { value: 'N' }, 'data-dir': { value: 'DIR' }, queries: { value: 'N' } },
+    argv,
+  );
+  return {
+    products: intArg('products', a.products, 35_000, 1),
+    dataDir: a['data-dir'],
+    queries: intArg('queries', a.queries, 300, 1),
+  };
+});
+const target = args.products;
+const dataDir = args.dataDir ?? join(tmpdir(), `shelf-bench-search-${target}`);
+const count = args.queries;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const path = await demoCatalog(dataDir, target, log);

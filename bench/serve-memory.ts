@@ -7,11 +7,20 @@
  * snapshot pages apart: SQLite maps the snapshot file, and its pages count towards RSS
  * while the kernel keeps them). Not a test.
  *
- *   npm run bench:memory -- --data-dir=.shelf-bench            full demo, 60 s
- *   npm run bench:memory -- --data-dir=DIR --seconds=30 --products=5000
- *   npm run bench:memory -- --heap-mb=0                         V8's default heap limit
+ *   npm run bench:memory -- --data-dir .shelf-bench             full demo, 60 s
+ *   npm run bench:memory -- --data-dir DIR --seconds 30 --products 5000
+ *   npm run bench:memory -- --heap-mb 0                          V8's default heap limit
+ *   npm run bench:memory -- --fill                               caches full first (worst case)
  *
- * The server runs with `--max-old-space-size=320` (`--heap-mb`), as docs/operations.md
+ * `--fill` first reads every product once (the document cache fills to its budget) and asks
+ * every type and brand name as a search, 20 and 50 a page, (the response cache fills to its budget), then runs the same
+ * mixed load: on a loaded machine a minute of load alone fills neither, so without it the
+ * last figure is not yet the plateau.
+ *
+ * Options take `--name value` or `--name=value`; an unknown one stops the bench.
+ * `--ready-timeout S` (default 300) bounds the wait for the server to answer.
+ *
+ * The server runs with `--max-old-space-size=256` (`--heap-mb`), as docs/operations.md
  * advises: with V8's default limit (about 2 GB here) the heap grows with garbage it has not
  * yet collected, by 35–40 MB every 10 s of this load, whatever the caches hold.
  */
@@ -21,15 +30,34 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { KeyStore } from '../src/access/index.js';
 import { currentSnapshotPath, openReadOnly } from '../src/catalog/index.js';
+import { benchArgs, intArg, parseBenchArgs, SERVER_BENCH_OPTIONS, serverBenchArgs } from './args.js';
 import { demoCatalog } from './demo-catalog.js';
+import { waitForServer } from './ready.js';
 
-const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const args = benchArgs((argv) => {
+  const a = parseBenchArgs(
+    'npm run bench:memory --',
+    {
+      ...SERVER_BENCH_OPTIONS,
+      seconds: { value: 'S' },
+      'heap-mb': { value: 'MB' },
+      fill: { flag: true },
+    },
+    argv,
+  );
+  return {
+    ...serverBenchArgs(a),
+    fill: a.fill,
+    seconds: intArg('seconds', a.seconds, 60, 1),
+    heapMb: intArg('heap-mb', a['heap-mb'], 256),
+  };
+});
 const ROOT = resolve(import.meta.dirname, '..');
-const SECONDS = Number(arg('seconds') ?? 60);
-const PRODUCTS = Number(arg('products') ?? 35_000);
-const DATA_DIR = resolve(arg('data-dir') ?? '.shelf-bench');
+const SECONDS = args.seconds;
+const PRODUCTS = args.products;
+const DATA_DIR = resolve(args.dataDir ?? '.shelf-bench');
 const CONNECTIONS = 20;
-const HEAP_MB = Number(arg('heap-mb') ?? 320);
+const HEAP_MB = args.heapMb;
 
 /** RSS of a process, MB: total, anonymous (heap, caches) and file-backed (the mapped snapshot). */
 function rss(pid: number): { total: number; anon: number; file: number } {
@@ -87,6 +115,9 @@ const server: ChildProcess = spawn(
       SHELF_DATA_DIR: DATA_DIR,
       LOG_LEVEL: 'silent',
       NODE_ENV: 'production',
+      // one malloc arena per core instead of eight: docs/operations.md advises it (with the
+      // heap limit) for a replica; the caches' memory otherwise spreads over idle arenas
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   },
@@ -94,22 +125,49 @@ const server: ChildProcess = spawn(
 const pid = server.pid as number;
 try {
   const headers = { 'x-api-key': keys[0] as string, 'content-type': 'application/json' };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/v2/products?limit=1`, { headers })).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (i > 600) throw new Error('the server did not come up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  console.log(`heap limit: ${HEAP_MB > 0 ? `${HEAP_MB} MB` : "V8's default"}; start: ${show(rss(pid))}`);
+  await waitForServer(`${base}/v2/products?limit=1`, server, args.readyTimeout, headers);
+  console.log(
+    `heap limit: ${HEAP_MB > 0 ? `${HEAP_MB} MB` : "V8's default"}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}; start: ${show(rss(pid))}`,
+  );
   await fetch(`${base}/v2/products/semantic-search`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ query: `${needs[0]} ${words[0]}` }),
   });
   console.log(`after the first semantic search: ${show(rss(pid))}`);
+  if (args.fill) {
+    const fill = async (paths: string[]) => {
+      let k = 0;
+      await autocannon({
+        url: base,
+        connections: CONNECTIONS,
+        amount: paths.length,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const i = k++;
+              // keys in turn: one key's 1,000 a minute would refuse most of the fill
+              const key = keys[i % keys.length] as string;
+              return { ...req, path: paths[i % paths.length], headers: { ...req.headers, 'x-api-key': key } };
+            },
+          },
+        ],
+      });
+    };
+    let started = Date.now();
+    await fill(ids.map((id) => `/v2/products/${id}`));
+    console.log(
+      `after reading all ${ids.length} products (${((Date.now() - started) / 1000).toFixed(0)} s): ${show(rss(pid))}`,
+    );
+    started = Date.now();
+    const searches = [20, 50].flatMap((limit) =>
+      words.map((w) => `/v2/products?q=${encodeURIComponent(w)}&limit=${limit}`),
+    );
+    await fill(searches);
+    console.log(
+      `after ${searches.length} distinct searches (${((Date.now() - started) / 1000).toFixed(0)} s): ${show(rss(pid))}`,
+    );
+  }
 
   // the request mix: each request picks its kind and its values from its number
   let n = 0;

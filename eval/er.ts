@@ -12,6 +12,9 @@
  *                                 --demo-products N for another size)
  *   npm run eval:er -- --set learn=false,oneToOne=true
  *                                 resolver options for an ablation, the same for every set
+ *   npm run eval:er -- --orphans 0.5
+ *                                 also score each set with that share of the second side's
+ *                                 partnered listings removed (see withOrphans)
  *
  * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
  * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
@@ -64,6 +67,11 @@ const resolver = (records: ResolveRecord[]) => {
   }
   return result;
 };
+
+/** Sets the resolver options every later evaluation in this process uses (eval/er-loo.ts). */
+export function useResolveOptions(options: ResolveOptions): void {
+  resolveOptions = options;
+}
 
 /** Parses `--set a=1,b=false` into resolver options. */
 export function parseResolveOptions(text: string): ResolveOptions {
@@ -245,6 +253,36 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
   return resolver(records).products.map((p) => p.keys.map((k) => byKey.get(k)!));
 }
 
+/** A stable number in [0, 1) for a string (FNV-1a), so a derived set is the same every run. */
+function unitHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) / 2 ** 32;
+}
+
+/**
+ * A harder copy of a benchmark: `share` of the second side's listings that have a true
+ * partner are removed (chosen by a hash of their id), with their true pairs. Their partners
+ * on the first side are left without a match, as most listings of a real retailer pair are
+ * (on the benchmarks most listings were kept because they have a partner). A matcher that
+ * merges every listing with its most similar remaining candidate loses precision here; one
+ * that weighs how much evidence a merge has does not.
+ */
+export function withOrphans(dataset: Dataset, share: number): Dataset {
+  const partnered = new Set(dataset.matches.map(([, b]) => b));
+  const removed = new Set([...partnered].filter((id) => unitHash(id) < share));
+  return {
+    name: `${dataset.name}-orphans${Math.round(share * 100)}`,
+    sides: dataset.sides.map((side, k) =>
+      k === 1 ? { ...side, rows: side.rows.filter((r) => !removed.has(r.id)) } : side,
+    ),
+    matches: dataset.matches.filter(([, b]) => !removed.has(b)),
+  };
+}
+
 /** Pairwise precision, recall and F1. */
 export interface PairScores {
   precision: number;
@@ -348,7 +386,7 @@ export async function evaluate(
 }
 
 /** The seeded demo catalog through the real ingest, scored against the generator's ground truth. */
-async function evaluateDemo(products: number): Promise<TruthScores> {
+export async function evaluateDemo(products: number): Promise<TruthScores> {
   const work = mkdtempSync(join(tmpdir(), 'shelf-eval-demo-'));
   try {
     const content = loadContent();
@@ -396,7 +434,7 @@ async function main(argv: string[]): Promise<void> {
   const rows: string[] = [];
   const row = (name: string, r: PairScores, predicted: number, truePairs: number, seconds: number) =>
     [
-      name.padEnd(16),
+      name.padEnd(24),
       r.precision.toFixed(3).padStart(9),
       r.recall.toFixed(3).padStart(7),
       r.f1.toFixed(3).padStart(6),
@@ -404,11 +442,16 @@ async function main(argv: string[]): Promise<void> {
       String(truePairs).padStart(10),
       seconds.toFixed(2).padStart(8),
     ].join(' ');
+  const orphansFlag = argv.indexOf('--orphans');
+  const orphans = orphansFlag >= 0 ? Number(argv[orphansFlag + 1]) : 0;
+  if (!(orphans >= 0 && orphans < 1)) throw new Error('--orphans expects a share in [0, 1)');
   for (const dir of dirs) {
-    const dataset = loadDataset(dir);
-    const r = await evaluate(dataset, direct);
-    results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
-    rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));
+    const loaded = loadDataset(dir);
+    for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans)] : [loaded]) {
+      const r = await evaluate(dataset, direct);
+      results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
+      rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));
+    }
   }
   // the demo catalog's own ground truth, unless another data folder was asked for
   if (dataFlag < 0 && !argv.includes('--no-demo')) {
@@ -424,7 +467,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   console.log(
-    ['dataset'.padEnd(16), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
+    ['dataset'.padEnd(24), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
       ' ',
     ),
   );

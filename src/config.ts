@@ -35,7 +35,7 @@ const ConfigSchema = Type.Object({
   }),
   SHELF_CACHE_MAX_MB: Type.Number({
     minimum: 1,
-    default: 64,
+    default: 48,
     description: 'most megabytes of response bodies kept in the response cache',
   }),
   SHELF_CACHE_MAX_AGE: Type.Integer({
@@ -45,7 +45,7 @@ const ConfigSchema = Type.Object({
   }),
   SHELF_DOCUMENT_CACHE_MB: Type.Number({
     minimum: 0,
-    default: 64,
+    default: 32,
     description:
       'most megabytes of product documents kept in memory per catalog snapshot (0: read each from the snapshot)',
   }),

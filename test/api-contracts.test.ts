@@ -20,6 +20,7 @@ interface OpenApiParameter {
   schema?: Json;
 }
 type OpenApi = {
+  components?: { schemas?: Json };
   paths: Record<
     string,
     Record<
@@ -34,17 +35,24 @@ type OpenApi = {
 
 /**
  * The route's documented response schema made strict: no property it does not name, at any
- * depth (free-form objects, which declare `additionalProperties`, stay free).
+ * depth (free-form objects, which declare `additionalProperties`, stay free), with the
+ * shared components it references (`#/components/schemas/...`) in place.
  */
-function strict(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(strict);
+function strict(schema: unknown, components: Json = {}): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => strict(s, components));
   if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as Json).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const target = components[ref.slice('#/components/schemas/'.length)];
+    expect(target, ref).toBeDefined();
+    return strict(target, components);
+  }
   const out: Json = {};
   for (const [k, v] of Object.entries(schema as Json))
     out[k] =
       k === 'properties'
-        ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strict(s)]))
-        : strict(v);
+        ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, strict(s, components)]))
+        : strict(v, components);
   if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   return out;
 }
@@ -211,7 +219,7 @@ describe('REST /v2 contracts', () => {
       expect(schema, route).toBeDefined();
       const response = await call(url);
       expect(response.status, url).toBe(200);
-      const strictSchema = strict(schema) as never;
+      const strictSchema = strict(schema, openapi.components?.schemas) as never;
       for (const e of [...Value.Errors(strictSchema, response.body)].slice(0, 5))
         problems.push(`${url} ${e.instancePath} ${e.message}`);
     }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_TYPES_FILE, generateClientTypes, openApiDocument } from '../scripts/client-types.js';
+import { COMPONENT_NAMES } from '../src/schemas/index.js';
 
 /** The first line where two texts differ, for a readable failure instead of a 12 000-line diff. */
 function firstDifference(a: string, b: string): string | null {
@@ -39,5 +40,20 @@ describe('the TypeScript client (packages/client)', () => {
           }
     expect(defaulted).toBeGreaterThan(5);
     expect(wrong).toEqual([]);
+  });
+
+  it('regression: the client had no named types (649 KB, a product spelled out in every operation): shared schemas are components', async () => {
+    const doc = (await openApiDocument()) as {
+      paths: unknown;
+      components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
+    };
+    for (const name of ['Product', 'Offer', 'Brand', 'ProductGroup', 'Meta', 'Pagination', 'ErrorEnvelope'])
+      expect(doc.components.schemas[name], name).toBeDefined();
+    expect(doc.components.responses.ErrorEnvelope).toBeDefined();
+    // no operation spells a shared schema out: every one is a $ref
+    const inline = [...JSON.stringify(doc.paths).matchAll(/"title":"(\w+)"/g)].map((m) => m[1]);
+    expect(inline.filter((t) => COMPONENT_NAMES.has(t!))).toEqual([]);
+    const types = readFileSync(CLIENT_TYPES_FILE, 'utf8');
+    expect(types).toContain('data: components["schemas"]["Product"][];');
   });
 });

@@ -106,7 +106,7 @@ describe('ingest pipeline end to end', () => {
         )
         .all('x'),
     ) as { detail: string }[];
-    expect(plan.map((p) => p.detail).join()).toContain('INDEX offers_product (product_id=?)');
+    expect(plan.map((p) => p.detail).join()).toContain('INDEX offer_rows_product (product_rowid=?)');
   });
 
   it('re-running the same day is idempotent: same ids, one observation per offer and price change', async () => {

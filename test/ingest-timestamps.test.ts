@@ -12,6 +12,13 @@ import { waitUntilServed } from './helpers/served-catalog.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+interface Group {
+  id: string;
+  current_market_value: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 interface Stamped {
   id: string;
   slug: string;
@@ -21,8 +28,8 @@ interface Stamped {
 }
 
 /**
- * Regression: every publish re-stamped `updated_at` on every product, and `created_at` on
- * every brand, whether or not anything about them changed.
+ * Regression: every publish re-stamped `updated_at` on every product and product group, and
+ * `created_at` on every brand, whether or not anything about them changed.
  */
 describe('timestamps across publishes', () => {
   let catalog: FixtureCatalog;
@@ -32,6 +39,9 @@ describe('timestamps across publishes', () => {
   let after: Map<string, Stamped>;
   let brandsBefore: Map<string, string>;
   let changed: ChangeItem[];
+  let groupsFirst: Map<string, Group>;
+  let groupsUnchanged: Map<string, Group>;
+  let groupsAfter: Map<string, Group>;
 
   const served = () => waitUntilServed(server, catalog.dataDir);
   const products = async () => {
@@ -54,33 +64,47 @@ describe('timestamps across publishes', () => {
       ).map((b) => [b.slug, b.created_at]),
     );
 
-  beforeAll(async () => {
-    catalog = await fixtureCatalog();
-    server = await startTestServer(catalog.dataDir);
-    key = catalog.key('enterprise');
-    const start = (await get(server.url, '/v2/changes?since=now', key)).body.pagination as {
-      nextCursor: string;
-    };
-    before = await products();
-    brandsBefore = await brands();
-    // the next day, the same feeds except one price
-    await sleep(10);
-    const voltmart = join(catalog.dataDir, 'voltmart.csv');
-    writeFileSync(
-      voltmart,
-      readFileSync(join(FIXTURES, 'feeds/voltmart.csv'), 'utf8').replace('949.99 USD', '899.99 USD'),
+  const groups = async () =>
+    new Map(
+      expectOk<Group[]>(await get(server.url, '/v2/product-groups?limit=100', key)).map((g) => [g.id, g]),
     );
-    await runIngest({
+  const ingest = (voltmart: string, day: string) =>
+    runIngest({
       dataDir: catalog.dataDir,
       feeds: [
         { retailer: 'northgate', path: join(FIXTURES, 'feeds/northgate.tsv') },
         { retailer: 'voltmart', path: voltmart },
       ],
       content: fixtureContent(),
-      day: '2026-11-21',
+      day,
     });
+
+  beforeAll(async () => {
+    catalog = await fixtureCatalog();
+    server = await startTestServer(catalog.dataDir);
+    key = catalog.key('enterprise');
+    groupsFirst = await groups();
+    // the next day, the same feeds: nothing changes
+    await sleep(10);
+    await ingest(join(FIXTURES, 'feeds/voltmart.csv'), '2026-11-21');
+    await served();
+    groupsUnchanged = await groups();
+    const start = (await get(server.url, '/v2/changes?since=now', key)).body.pagination as {
+      nextCursor: string;
+    };
+    before = await products();
+    brandsBefore = await brands();
+    // the day after, the same feeds except one price
+    await sleep(10);
+    const voltmart = join(catalog.dataDir, 'voltmart.csv');
+    writeFileSync(
+      voltmart,
+      readFileSync(join(FIXTURES, 'feeds/voltmart.csv'), 'utf8').replace('949.99 USD', '899.99 USD'),
+    );
+    await ingest(voltmart, '2026-11-22');
     await served();
     after = await products();
+    groupsAfter = await groups();
     changed = expectOk<ChangeItem[]>(await get(server.url, `/v2/changes?since=${start.nextCursor}`, key));
   });
   afterAll(async () => {
@@ -118,5 +142,26 @@ describe('timestamps across publishes', () => {
     expect(Object.fromEntries(await brands())).toEqual(Object.fromEntries(brandsBefore));
     // there were brands to compare
     expect(brandsBefore.size).toBeGreaterThan(0);
+  });
+
+  it('keeps updated_at of a product group when a publish changes nothing about it', () => {
+    // the fixture has groups to compare
+    expect(groupsFirst.size).toBeGreaterThan(0);
+    expect(Object.fromEntries(groupsUnchanged)).toEqual(Object.fromEntries(groupsFirst));
+  });
+
+  it('moves updated_at of a product group only when its content changed, to that publish', () => {
+    const [change] = changed as [ChangeItem];
+    expect([...groupsAfter.keys()].sort()).toEqual([...groupsFirst.keys()].sort());
+    for (const g of groupsAfter.values()) {
+      const was = groupsFirst.get(g.id)!;
+      expect(g.created_at).toBe(was.created_at);
+      if (g.current_market_value === was.current_market_value) expect(g.updated_at).toBe(was.updated_at);
+      else expect(g.updated_at).toBe(change.published_at);
+    }
+    // the price change lowered a group's market value: one group moved
+    expect(
+      [...groupsAfter.values()].filter((g) => g.updated_at !== groupsFirst.get(g.id)!.updated_at),
+    ).toHaveLength(1);
   });
 });

@@ -3,6 +3,9 @@
  * last row's sort value and id; an offset cursor (relevance order, previous pages) holds an
  * offset. Anything that does not decode to one of these is rejected as a bad parameter.
  */
+import type { Static } from 'typebox';
+import type { Pagination } from '../schemas/index.js';
+
 export type Cursor =
   | { kind: 'keyset'; value: string | number | null; id: string; offset: number }
   | { kind: 'offset'; offset: number };
@@ -31,16 +34,8 @@ export function decodeCursor(text: string): Cursor | null {
   return { kind: 'keyset', value: v, id: i, offset: o };
 }
 
-export interface PageInfo {
-  total: number;
-  limit: number;
-  offset: number;
-  page: number;
-  cursor: string | null;
-  hasMore: boolean;
-  nextCursor: string | null;
-  prevCursor: string | null;
-}
+/** The `pagination` object of a list answer (its schema: schemas/envelope.ts). */
+export type PageInfo = Static<typeof Pagination>;
 
 /** The eight pagination fields of spec §2.1. */
 export function pageInfo(args: {

@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { type Db, stmt } from './database.js';
+// types only: this module loads with Node's zlib alone (codec.ts, the worker's entry point)
+import type { Db } from './database.js';
 
 /**
  * How stored JSON documents are packed (migrations/007-compact.ts): raw deflate with a preset
@@ -15,25 +16,28 @@ import { type Db, stmt } from './database.js';
 const WINDOW = 32 * 1024;
 
 /**
- * The dictionary of a snapshot's documents, from a sample of them (the first few hundred a
- * writer produces, in id order: ids are UUIDs, so a spread of product types). Deflate codes
- * a match more cheaply the closer it is, so the sample's tail is what counts; the last 32 KB
- * are kept. The bytes are UTF-8 text cut at an arbitrary byte: deflate does not care.
+ * A dictionary of documents from a sample of them (e.g. the first few hundred a writer
+ * produces, in id order: ids are UUIDs, so a spread of product types). Deflate codes a match
+ * more cheaply the closer it is, so the sample's tail is what counts; its last `size` bytes
+ * (at most the 32 KB deflate looks back at) are kept. Packing hashes the whole dictionary
+ * for every document (about 1.7 ns a byte), so a shorter one packs faster. The bytes are
+ * UTF-8 text cut at an arbitrary byte: deflate does not care.
  */
-export function documentDictionary(samples: readonly string[]): Buffer {
+export function documentDictionary(samples: readonly string[], size = WINDOW): Buffer {
+  const limit = Math.min(size, WINDOW);
   const tail: Buffer[] = [];
   let bytes = 0;
-  for (let i = samples.length - 1; i >= 0 && bytes < WINDOW; i--) {
+  for (let i = samples.length - 1; i >= 0 && bytes < limit; i--) {
     const part = Buffer.from(samples[i] as string);
     tail.unshift(part);
     bytes += part.length;
   }
   const all = Buffer.concat(tail);
-  return all.length <= WINDOW ? all : all.subarray(all.length - WINDOW);
+  return all.length <= limit ? all : all.subarray(all.length - limit);
 }
 
-/** deflate's level for documents (see document-packer.ts, which packs with it too) */
-export const PACK_LEVEL = 6;
+/** deflate's level for documents */
+const PACK_LEVEL = 6;
 
 /** One document packed with the snapshot's dictionary. */
 export const packDocument = (json: string, dictionary: Buffer): Buffer =>
@@ -43,14 +47,67 @@ export const packDocument = (json: string, dictionary: Buffer): Buffer =>
 export const unpackDocument = (packed: Uint8Array, dictionary: Buffer): string =>
   inflateRawSync(packed, { dictionary }).toString();
 
-/** The dictionary named `name` of a snapshot (see documentDictionary), empty when it has none. */
+/**
+ * One document packed with dictionary number `n` of a numbered set (see storedDictionaries):
+ * the number as an unsigned LEB128 varint (one byte below 128), then the raw deflate.
+ * Product documents are packed so in a snapshot with numbered `documents/<n>` dictionaries
+ * (before, one `documents` dictionary packed them all, read as packDocument): a dictionary
+ * per product type, drawn from that type's first documents, packs a product to about two
+ * thirds of the bytes and, being shorter (8 KB), in about half the time
+ * (ingest/build/product-documents.ts).
+ */
+export function packNumbered(json: string, dictionaries: readonly Buffer[], n: number): Buffer {
+  const dictionary = dictionaries[n];
+  if (dictionary === undefined) throw new RangeError(`no dictionary ${n}`);
+  const prefix: number[] = [];
+  let rest = n;
+  do {
+    prefix.push(rest >= 0x80 ? (rest & 0x7f) | 0x80 : rest);
+    rest >>>= 7;
+  } while (rest > 0);
+  return Buffer.concat([Buffer.from(prefix), packDocument(json, dictionary)]);
+}
+
+/** A document packed by packNumbered, with the same set of dictionaries. */
+export function unpackNumbered(packed: Uint8Array, dictionaries: readonly Buffer[]): string {
+  let n = 0;
+  let at = 0;
+  for (let shift = 0; ; shift += 7) {
+    const byte = packed[at++];
+    if (byte === undefined || shift > 28) throw new RangeError('packed document: bad dictionary number');
+    n |= (byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  const dictionary = dictionaries[n];
+  if (dictionary === undefined) throw new RangeError(`packed document: no dictionary ${n}`);
+  return unpackDocument(packed.subarray(at), dictionary);
+}
+
+/**
+ * The dictionary named `name` of a snapshot (see documentDictionary), empty when it has none.
+ * Read once per connection (documentReader) or per run: no memoized statement needed.
+ */
 export function storedDictionary(db: Db, name: string): Buffer {
   return (
-    (stmt(db, 'SELECT bytes FROM dictionaries WHERE name = ?').pluck().get(name) as Buffer | undefined) ??
+    (db.prepare('SELECT bytes FROM dictionaries WHERE name = ?').pluck().get(name) as Buffer | undefined) ??
     EMPTY
   );
 }
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * A snapshot's numbered dictionaries `<name>/0`, `<name>/1`, … in order (packNumbered), empty
+ * when it has none.
+ */
+export function storedDictionaries(db: Db, name: string): Buffer[] {
+  const rows = db.prepare('SELECT name, bytes FROM dictionaries').all() as { name: string; bytes: Buffer }[];
+  const out: Buffer[] = [];
+  for (const row of rows) {
+    const n = row.name.startsWith(`${name}/`) ? Number(row.name.slice(name.length + 1)) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= 0) out[n] = row.bytes;
+  }
+  return Array.from(out, (d) => d ?? EMPTY);
+}
 
 /** Stores a snapshot's dictionary `name` (ingest). */
 export function storeDictionary(db: Db, name: string, dictionary: Buffer): void {

@@ -8,6 +8,8 @@ export {
   ExpiredCursorError,
   listChanges,
 } from './change-queries.js';
+// the light entry point, whole: worker threads import it alone
+export * from './codec.js';
 export { type Cursor, decodeCursor, encodeCursor, type PageInfo, pageInfo } from './cursor.js';
 export {
   type Db,
@@ -28,16 +30,7 @@ export {
   listRetailers,
 } from './directory-queries.js';
 export { DocumentCache, type ProductDocument } from './document-cache.js';
-export {
-  documentDictionary,
-  packDocument,
-  packText,
-  storeDictionary,
-  storedDictionary,
-  storedText,
-  unpackDocument,
-} from './document-codec.js';
-export { DocumentPacker, type PackTicket } from './document-packer.js';
+export { DocumentPacker, type Packed } from './document-packer.js';
 export { ensureExportFile, exportFilePath, gzippedExport, productDocumentLines } from './export.js';
 export { ftsQuery } from './fts.js';
 export {
@@ -111,13 +104,14 @@ export {
   type ProductSortField,
   productRowsByRowid,
 } from './product-queries.js';
-export { named, PRODUCT_SELECT, type ProductRow, str, toProduct } from './product-rows.js';
+export { named, PRODUCT_SELECT, type ProductRow, storedBreakdown, str, toProduct } from './product-rows.js';
 export { type CatalogHandle, CatalogProvider, type CatalogProviderOptions } from './provider.js';
 export { productFromRow } from './ref-cache.js';
 export {
   CATALOG_SCHEMA_VERSION,
   COMPACT_VERSION,
   catalogMigrations,
+  INTEGER_KEYS_VERSION,
   LEAN_VERSION,
   offersByProductIndex,
 } from './schema.js';

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { insertOffer } from '../../test/helpers/snapshot-rows.js';
 import { type Db, migrate } from './database.js';
 import {
   dayNumber,
@@ -9,7 +10,7 @@ import {
   priceVerdict,
   retailerPriceLines,
 } from './price-queries.js';
-import { catalogMigrations, LEAN_VERSION } from './schema.js';
+import { CATALOG_SCHEMA_VERSION, catalogMigrations, LEAN_VERSION } from './schema.js';
 
 describe('fillDaily', () => {
   const obs = (offer_id: string, day: string, price: number, in_stock = 1) => ({
@@ -192,12 +193,12 @@ describe('price observations, as snapshots of each layout store them', () => {
       now,
       now,
     );
-    const offer = db.prepare(
-      `INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, first_seen_at, last_seen_at)
-       VALUES (?, 'p', ?, ?, 'P', ?, ?)`,
-    );
     const rowid = new Map<string, number | bigint>();
-    for (const o of ['a', 'b']) rowid.set(o, offer.run(o, `r-${o}`, o, now, now).lastInsertRowid);
+    for (const o of ['a', 'b'])
+      rowid.set(
+        o,
+        insertOffer(db, { id: o, productId: 'p', retailerId: `r-${o}`, itemId: o, title: 'P', seenAt: now }),
+      );
     for (const c of changes)
       if (version >= LEAN_VERSION)
         db.prepare('INSERT INTO price_observations VALUES (?, ?, ?, NULL, ?)').run(
@@ -216,7 +217,7 @@ describe('price observations, as snapshots of each layout store them', () => {
     return db;
   };
 
-  for (const version of [LEAN_VERSION - 1, LEAN_VERSION])
+  for (const version of [LEAN_VERSION - 1, LEAN_VERSION, CATALOG_SCHEMA_VERSION])
     it(`holds each price until its offer's next row (schema version ${version})`, () => {
       const db = snapshot(version);
       const best = observedDailyBest(db, 'p', '2026-11-10');

@@ -4,7 +4,7 @@ import { round2 } from '../util/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import { offersFor } from './offer-rows.js';
 import { refsOf } from './ref-cache.js';
-import { COMPACT_VERSION, LEAN_VERSION } from './schema.js';
+import { COMPACT_VERSION, INTEGER_KEYS_VERSION, LEAN_VERSION } from './schema.js';
 
 /** Relative change above which a price counts as rising or falling (3 %). */
 export const TREND_THRESHOLD = 0.03;
@@ -163,7 +163,14 @@ export function observedDailyBest(
  * by UUID and day text (see migrations/008-lean.ts).
  */
 function observationsSql(db: Db): string {
-  return schemaVersion(db) >= LEAN_VERSION
+  const version = schemaVersion(db);
+  // since schema version 9 from the offers' own table, as offersFor reads them (offer-rows.ts)
+  if (version >= INTEGER_KEYS_VERSION)
+    return `SELECT (SELECT id FROM retailers WHERE rowid = o.retailer_rowid) AS retailer_id,
+         po.offer_rowid AS offer_id, po.day, po.cents / 100.0 AS price, po.in_stock
+       FROM offer_rows o JOIN price_observations po ON po.offer_rowid = o.rowid
+       WHERE o.product_rowid = (SELECT rowid FROM products WHERE id = ?) AND po.day <= ? ORDER BY po.day`;
+  return version >= LEAN_VERSION
     ? `SELECT o.retailer_id, po.offer_rowid AS offer_id, po.day, po.cents / 100.0 AS price, po.in_stock
        FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
        WHERE o.product_id = ? AND po.day <= ? ORDER BY po.day`
@@ -358,8 +365,11 @@ export function signalsFor(
   const ids = JSON.stringify(products.map((p) => p.id));
   const stock = stmt(
     db,
-    `SELECT product_id AS id, SUM(in_stock) AS n FROM offers
-     WHERE product_id IN (SELECT value FROM json_each(?)) GROUP BY product_id`,
+    schemaVersion(db) >= INTEGER_KEYS_VERSION
+      ? `SELECT p.id, SUM(o.in_stock) AS n FROM products p JOIN offer_rows o ON o.product_rowid = p.rowid
+         WHERE p.id IN (SELECT value FROM json_each(?)) GROUP BY p.id`
+      : `SELECT product_id AS id, SUM(in_stock) AS n FROM offers
+         WHERE product_id IN (SELECT value FROM json_each(?)) GROUP BY product_id`,
   ).all(ids) as { id: string; n: number }[];
   const successors = stmt(
     db,

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import type { DocumentCache, ProductDocument } from './document-cache.js';
-import { storedDictionary, unpackDocument } from './document-codec.js';
+import { storedDictionaries, storedDictionary, unpackDocument, unpackNumbered } from './document-codec.js';
 import { COMPACT_VERSION } from './schema.js';
 
 /**
@@ -34,6 +34,9 @@ const plain: DocumentReader = (stored) => stored as string;
 function readerOf(db: Db): DocumentReader | null {
   if (!hasTable(db, 'product_documents')) return null;
   if (schemaVersion(db) < COMPACT_VERSION) return plain;
+  // a dictionary per product type (packNumbered), or one for all in older snapshots
+  const numbered = storedDictionaries(db, 'documents');
+  if (numbered.length > 0) return (stored) => unpackNumbered(stored as Uint8Array, numbered);
   const dictionary = storedDictionary(db, 'documents');
   return (stored) => unpackDocument(stored as Uint8Array, dictionary);
 }
@@ -77,11 +80,33 @@ export function productIdBySlug(db: Db, slug: string): string | null {
  */
 export function barcodeDocument(db: Db, id: string, gtin: string): string | null {
   const read = documentReader(db);
-  if (!read) return null;
+  if (!read || !barcodesCarryUrls(db, read)) return null;
   const stored = stmt(db, 'SELECT barcode_json FROM product_documents WHERE id = ?').pluck().get(id) as
     | string
     | Buffer
     | undefined;
   // `gtin` is the second field, after a UUID: its first occurrence is the one to fill
   return stored === undefined ? null : read(stored).replace('"gtin":""', `"gtin":${JSON.stringify(gtin)}`);
+}
+
+const urlsStored = perConnection<boolean>();
+
+/**
+ * Whether this snapshot's stored barcode results give each retailer its `url`: those written
+ * before it was added do not, and their lookups are built from the rows (which have it)
+ * until the next ingest writes them anew. One snapshot is written by one version, so the
+ * first stored result with a retailer tells.
+ */
+function barcodesCarryUrls(db: Db, read: DocumentReader): boolean {
+  return urlsStored(db, '', () => {
+    const stored = stmt(db, 'SELECT barcode_json FROM product_documents LIMIT 1000')
+      .pluck()
+      .iterate() as Iterable<string | Uint8Array>;
+    for (const one of stored) {
+      if (one === null) continue;
+      const [first] = (JSON.parse(read(one)) as { retailers: Record<string, unknown>[] }).retailers;
+      if (first) return 'url' in first;
+    }
+    return true;
+  });
 }

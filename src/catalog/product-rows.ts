@@ -1,4 +1,4 @@
-import type { Product } from '../schemas/index.js';
+import { type Product, QualityBreakdown } from '../schemas/index.js';
 import { storedText } from './document-codec.js';
 
 /** Columns of a product with its brand, category, type and group, as one flat row. */
@@ -81,6 +81,26 @@ export function typeRef(row: ProductRow): Product['product_type'] {
     : null;
 }
 
+type Breakdown = Product['_quality_breakdown'];
+/** The scores of a quality breakdown, in the order of its schema. */
+const BREAKDOWN_KEYS = Object.keys(QualityBreakdown.properties) as (keyof Breakdown)[];
+const NO_BREAKDOWN = Object.fromEntries(BREAKDOWN_KEYS.map((k) => [k, 0])) as Breakdown;
+
+/**
+ * A quality breakdown as stored (products.quality_breakdown_json): its scores as a JSON
+ * array in the schema's order, e.g. `[1,1,0.91,1,0.89,0.93,1]`, a quarter of the object's
+ * bytes (snapshot schema 9).
+ */
+export const storedBreakdown = (breakdown: Breakdown): string =>
+  JSON.stringify(BREAKDOWN_KEYS.map((k) => breakdown[k]));
+
+/** A stored quality breakdown: the scores' array, or the object snapshots before schema 9 store. */
+function breakdownOf(stored: unknown): Breakdown {
+  const value = json<unknown>(stored, NO_BREAKDOWN);
+  if (!Array.isArray(value)) return value as Breakdown;
+  return Object.fromEntries(BREAKDOWN_KEYS.map((k, i) => [k, Number(value[i] ?? 0)])) as Breakdown;
+}
+
 /** Maps a PRODUCT_SELECT row to the Product resource of spec §2.2. */
 export function toProduct(row: ProductRow): Product {
   return {
@@ -123,14 +143,6 @@ export function toProduct(row: ProductRow): Product {
     _category_profile_key: str(row.category_profile_key),
     // packed since schema version 7 (migrations/007-compact.ts)
     _spec_sources: json(storedText(row.spec_sources_json), {}),
-    _quality_breakdown: json(row.quality_breakdown_json, {
-      completeness: 0,
-      validity: 0,
-      confidence: 0,
-      crossValidation: 0,
-      attributeScore: 0,
-      nameScore: 0,
-      knowledgeScore: 0,
-    }),
+    _quality_breakdown: breakdownOf(row.quality_breakdown_json),
   };
 }

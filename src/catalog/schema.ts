@@ -7,9 +7,11 @@ import { sql as offerMatchV5 } from './migrations/005-offer-match.js';
 import { sql as changesV6 } from './migrations/006-changes.js';
 import { sql as compactV7 } from './migrations/007-compact.js';
 import { sql as leanV8 } from './migrations/008-lean.js';
+import { sql as integerKeysV9 } from './migrations/009-integer-keys.js';
 
 export { COMPACT_VERSION } from './migrations/007-compact.js';
-export { LEAN_VERSION, offersByProductIndex } from './migrations/008-lean.js';
+export { LEAN_VERSION } from './migrations/008-lean.js';
+export { INTEGER_KEYS_VERSION, offersByProductIndex } from './migrations/009-integer-keys.js';
 
 /** Migrations of the catalog snapshot. */
 export const catalogMigrations: readonly Migration[] = [
@@ -21,5 +23,6 @@ export const catalogMigrations: readonly Migration[] = [
   { version: 6, sql: changesV6 },
   { version: 7, sql: compactV7 },
   { version: 8, sql: leanV8 },
+  { version: 9, sql: integerKeysV9 },
 ];
-export const CATALOG_SCHEMA_VERSION = 8;
+export const CATALOG_SCHEMA_VERSION = 9;

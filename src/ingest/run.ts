@@ -348,7 +348,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'search index' });
-    buildSearchIndex(db, content.needs ?? []);
+    await buildSearchIndex(db, content.needs ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     db.exec('COMMIT');

@@ -1,12 +1,12 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { FreeObject, NamedFields, Nullable, Timestamp } from './common.js';
+import { FreeObject, NamedFields, Nullable, namedObject, Timestamp } from './common.js';
 
 /** A profile field: null when the authored data does not say (never omitted). */
 const known = <T extends TSchema>(schema: T, description: string) =>
   Nullable(Type.Unsafe<Static<T>>({ ...schema, description, default: null }));
 
 /** A brand's profile: every field present, null when unknown (docs/api.md, nullability). */
-export const BrandProfile = Type.Object({
+export const BrandProfile = namedObject('BrandProfile', {
   summary: known(Type.String(), 'what the brand is known for, in a sentence or two'),
   quality_tier: known(Type.String(), 'budget, mid-range, premium or luxury'),
   price_position: known(Type.String(), 'value, mainstream, upper-mainstream or premium'),
@@ -29,7 +29,7 @@ export const BrandProfile = Type.Object({
 });
 export type BrandProfile = Static<typeof BrandProfile>;
 
-export const Brand = Type.Object({
+export const Brand = namedObject('Brand', {
   ...NamedFields,
   logo_url: Nullable(Type.String()),
   website_url: Nullable(Type.String()),
@@ -41,7 +41,7 @@ export type Brand = Static<typeof Brand>;
 
 export const BrandRef = Type.Object(NamedFields);
 
-export const Category = Type.Object({
+export const Category = namedObject('Category', {
   ...NamedFields,
   description: Nullable(Type.String()),
   icon: Nullable(Type.String()),
@@ -53,7 +53,7 @@ export const Category = Type.Object({
 });
 export type Category = Static<typeof Category>;
 
-export const ProductType = Type.Object({
+export const ProductType = namedObject('ProductType', {
   ...NamedFields,
   subcategory_id: Nullable(Type.String()),
   is_active: Type.Boolean(),
@@ -65,7 +65,7 @@ export const ProductType = Type.Object({
 });
 export type ProductType = Static<typeof ProductType>;
 
-export const Retailer = Type.Object({
+export const Retailer = namedObject('Retailer', {
   ...NamedFields,
   domain: Nullable(Type.String()),
   logo_url: Nullable(Type.String()),
@@ -74,7 +74,8 @@ export const Retailer = Type.Object({
 });
 export type Retailer = Static<typeof Retailer>;
 
-export const OfferMatch = Type.Object(
+export const OfferMatch = namedObject(
+  'OfferMatch',
   {
     method: Type.Union(
       [
@@ -103,7 +104,7 @@ export const OfferMatch = Type.Object(
 );
 export type OfferMatch = Static<typeof OfferMatch>;
 
-export const Offer = Type.Object({
+export const Offer = namedObject('Offer', {
   retailer_name: Type.String(),
   retailer_slug: Type.String(),
   price: Type.Number({ description: 'current price; a listing without one is not an offer' }),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+import { Nullable, namedObject, Slug, StringEnum, Timestamp, Uuid } from './common.js';
 import { Product } from './product.js';
 
 /** The aspects of a product whose change the change feed reports (see docs/api.md). */
@@ -9,7 +9,7 @@ export type ChangeAspect = (typeof CHANGE_ASPECTS)[number];
 export const CHANGE_TYPES = ['added', 'changed', 'removed'] as const;
 
 /** One entry of `GET /v2/changes`: a product added, changed or removed by a publish. */
-export const ChangeItem = Type.Object({
+export const ChangeItem = namedObject('ChangeItem', {
   seq: Type.Integer({ description: 'position in the change feed; increases with every change' }),
   version: Type.Integer({ description: 'the publish that recorded it; counts publishes up' }),
   published_at: Timestamp,

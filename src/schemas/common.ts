@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TObjectOptions, type TProperties, type TSchema, Type } from 'typebox';
 
 /**
  * A value that may be null: documented fields are always present, null when unknown.
@@ -9,6 +9,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T) => {
   const type = (schema as { type?: unknown }).type;
   if (typeof type !== 'string') return Type.Union([schema, Type.Null()]);
+  // a named schema's copy keeps its title: the OpenAPI document makes it the component or null
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
 };
 
@@ -34,3 +35,23 @@ export const StringEnum = <const T extends readonly string[]>(
   values: T,
   options: { default?: T[number]; description?: string } = {},
 ) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+/** The names given by {@link namedObject}: each is one component of the OpenAPI document. */
+export const COMPONENT_NAMES = new Set<string>();
+
+/**
+ * A shared object schema with a name: its `title`, by which the OpenAPI document makes it
+ * one component (`#/components/schemas/<name>`) referenced wherever it is used
+ * (api/schemas/components.ts), and the generated client one named type. A title, not an
+ * `$id`: an `$id` would make fast-json-stringify and Ajv refuse any schema that embeds it
+ * twice (a product's offers and its variants' offers). Validation and serialization ignore
+ * titles.
+ */
+export function namedObject<T extends TProperties>(
+  name: string,
+  properties: T,
+  options: TObjectOptions = {},
+) {
+  COMPONENT_NAMES.add(name);
+  return Type.Object(properties, { ...options, title: name });
+}

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
+import { namedObject } from './common.js';
 
-export const Meta = Type.Object({
+export const Meta = namedObject('Meta', {
   requestId: Type.String(),
   timestamp: Type.String(),
   responseTime: Type.Number({ description: 'milliseconds spent serving the request' }),
@@ -10,7 +11,7 @@ export const Meta = Type.Object({
   interpretation: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-export const Pagination = Type.Object({
+export const Pagination = namedObject('Pagination', {
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
@@ -21,7 +22,7 @@ export const Pagination = Type.Object({
   prevCursor: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const ErrorBody = Type.Object({
+export const ErrorBody = namedObject('ErrorBody', {
   code: Type.String(),
   message: Type.String(),
   userMessage: Type.String(),
@@ -30,7 +31,11 @@ export const ErrorBody = Type.Object({
   retryAfter: Type.Union([Type.Number(), Type.Null()], { description: 'seconds' }),
 });
 
-export const ErrorEnvelope = Type.Object({ success: Type.Literal(false), error: ErrorBody, meta: Meta });
+export const ErrorEnvelope = namedObject('ErrorEnvelope', {
+  success: Type.Literal(false),
+  error: ErrorBody,
+  meta: Meta,
+});
 
 /** `{success, data, meta}` around one resource. */
 export const Envelope = <T extends TSchema>(data: T) =>

@@ -10,7 +10,16 @@ export {
   Retailer,
 } from './catalog.js';
 export { CHANGE_ASPECTS, CHANGE_TYPES, type ChangeAspect, ChangeItem } from './changes.js';
-export { FreeObject, Nullable, Slug, StringEnum, Timestamp, Uuid } from './common.js';
+export {
+  COMPONENT_NAMES,
+  FreeObject,
+  Nullable,
+  namedObject,
+  Slug,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from './common.js';
 export { withNulls } from './complete.js';
 export { Envelope, ErrorBody, ErrorEnvelope, ListEnvelope, Meta, Pagination } from './envelope.js';
 export {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { FreeObject, Nullable, Uuid } from './common.js';
+import { FreeObject, Nullable, namedObject, Uuid } from './common.js';
 
 /** What an entry and a brand's override of it both say. */
 const EntryBody = {
@@ -11,7 +11,7 @@ const EntryBody = {
   source_url: Nullable(Type.String()),
 };
 
-export const KnowledgeOverride = Type.Object({
+export const KnowledgeOverride = namedObject('KnowledgeOverride', {
   id: Uuid,
   brand: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
   type: Type.String(),
@@ -19,7 +19,7 @@ export const KnowledgeOverride = Type.Object({
 });
 
 /** Knowledge entry (spec §2.16). */
-export const KnowledgeEntry = Type.Object({
+export const KnowledgeEntry = namedObject('KnowledgeEntry', {
   id: Uuid,
   key: Type.String(),
   type: Type.String(),
@@ -32,7 +32,7 @@ export const KnowledgeEntry = Type.Object({
 export type KnowledgeEntry = Static<typeof KnowledgeEntry>;
 
 /** Inline knowledge of one product (include_knowledge): the product type's entries with the brand's overrides. */
-export const ProductKnowledge = Type.Object({
+export const ProductKnowledge = namedObject('ProductKnowledge', {
   lifespan: Type.Array(KnowledgeEntry),
   maintenance: Type.Array(KnowledgeEntry),
   cost_of_ownership: Type.Array(KnowledgeEntry),

@@ -1,10 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, Offer, ProductType } from './catalog.js';
-import { FreeObject, NamedFields, Nullable, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, namedObject, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
 /** The group embedded in a product: a summary; GET /v2/product-groups/{id} has the full ProductGroup. */
-export const ProductGroupRef = Type.Object(
+export const ProductGroupRef = namedObject(
+  'ProductGroupRef',
   {
     id: Uuid,
     name: Type.String(),
@@ -19,7 +20,7 @@ export const ProductGroupRef = Type.Object(
   },
 );
 
-export const QualityBreakdown = Type.Object({
+export const QualityBreakdown = namedObject('QualityBreakdown', {
   completeness: Type.Number(),
   validity: Type.Number(),
   confidence: Type.Number(),
@@ -29,7 +30,7 @@ export const QualityBreakdown = Type.Object({
   knowledgeScore: Type.Number(),
 });
 
-export const KnowledgeMeta = Type.Object({
+export const KnowledgeMeta = namedObject('KnowledgeMeta', {
   product_type_slug: Type.String(),
   available: Type.Array(Type.String()),
   entry_count: Type.Integer(),
@@ -39,7 +40,7 @@ export const KnowledgeMeta = Type.Object({
 });
 
 /** Price and lifecycle signals (include_signals); the rules are in docs/api.md. */
-export const Signals = Type.Object({
+export const Signals = namedObject('Signals', {
   price_trend: Type.Union([Type.Literal('rising'), Type.Literal('falling'), Type.Literal('stable')]),
   avg_30d: Nullable(Type.Number({ description: 'average of the daily best price over the last 30 days' })),
   price_vs_avg_30d: Nullable(
@@ -57,7 +58,7 @@ export const Signals = Type.Object({
 });
 export type Signals = Static<typeof Signals>;
 
-export const Attribute = Type.Object({
+export const Attribute = namedObject('Attribute', {
   key: Type.String(),
   value: Type.String(),
   numericValue: Nullable(Type.Number()),
@@ -106,7 +107,7 @@ const productFields = {
   _score: Type.Optional(Type.Number()),
 };
 
-export const Product = Type.Object({
+export const Product = namedObject('Product', {
   ...productFields,
   variants: Type.Optional(Type.Array(Type.Object(productFields))),
 });

@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, ProductType } from './catalog.js';
-import { FreeObject, NamedFields, Nullable, StringEnum, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, namedObject, StringEnum, Timestamp, Uuid } from './common.js';
 import { KnowledgeEntry } from './knowledge.js';
 import { Attribute, Product } from './product.js';
 
 /** Product group (spec §2.8): the variants of one model, linked. */
-export const ProductGroup = Type.Object({
+export const ProductGroup = namedObject('ProductGroup', {
   ...NamedFields,
   description: Nullable(Type.String()),
   base_model: Nullable(Type.String()),
@@ -32,13 +32,13 @@ export const ProductGroup = Type.Object({
 export type ProductGroup = Static<typeof ProductGroup>;
 
 /** Category with its direct subcategories (include_children). */
-export const CategoryWithChildren = Type.Object({
+export const CategoryWithChildren = namedObject('CategoryWithChildren', {
   ...Type.Omit(Category, ['children']).properties,
   children: Type.Optional(Type.Array(Type.Omit(Category, ['children']))),
 });
 
 /** Relationship summary item (spec §2.11). */
-export const RelationshipItem = Type.Object({
+export const RelationshipItem = namedObject('RelationshipItem', {
   ...NamedFields,
   image_url: Nullable(Type.String()),
   current_best_price: Nullable(Type.Number()),
@@ -47,7 +47,7 @@ export const RelationshipItem = Type.Object({
 export type RelationshipItem = Static<typeof RelationshipItem>;
 
 /** Relationships of a product (spec §4.5); fields of types not asked for are omitted. */
-export const Relationships = Type.Object({
+export const Relationships = namedObject('Relationships', {
   productId: Uuid,
   successor: Type.Optional(Nullable(RelationshipItem)),
   predecessor: Type.Optional(Nullable(RelationshipItem)),
@@ -58,7 +58,7 @@ export const Relationships = Type.Object({
 });
 export type Relationships = Static<typeof Relationships>;
 
-export const ProductAttributes = Type.Object({
+export const ProductAttributes = namedObject('ProductAttributes', {
   productId: Uuid,
   attributes: Type.Array(Attribute),
   count: Type.Integer(),
@@ -68,7 +68,7 @@ export const ProductAttributes = Type.Object({
  * The current best price judged against the window's history, in plain words and as data:
  * what a price chart's badge says. Computed by the API so every client says the same thing.
  */
-export const PriceVerdict = Type.Object({
+export const PriceVerdict = namedObject('PriceVerdict', {
   kind: StringEnum(
     ['lowest', 'unchanged', 'below_average', 'at_average', 'above_average', 'no_history', 'no_price'],
     {
@@ -94,7 +94,7 @@ export const PriceVerdict = Type.Object({
 export type PriceVerdict = Static<typeof PriceVerdict>;
 
 /** Price intelligence (spec §2.12). */
-export const PriceIntelligence = Type.Object({
+export const PriceIntelligence = namedObject('PriceIntelligence', {
   product_id: Uuid,
   product_name: Type.String(),
   days: Type.Integer(),
@@ -123,7 +123,7 @@ export const PriceIntelligence = Type.Object({
 export type PriceIntelligence = Static<typeof PriceIntelligence>;
 
 /** Barcode result (spec §2.13). */
-export const BarcodeResult = Type.Object({
+export const BarcodeResult = namedObject('BarcodeResult', {
   id: Uuid,
   gtin: Type.String({ description: 'the GTIN as asked for' }),
   name: Type.String(),
@@ -147,7 +147,7 @@ export const BarcodeResult = Type.Object({
 export type BarcodeResult = Static<typeof BarcodeResult>;
 
 /** Model lookup result (spec §2.14). */
-export const ModelLookup = Type.Object({
+export const ModelLookup = namedObject('ModelLookup', {
   match_type: Type.Union([
     Type.Literal('exact'),
     Type.Literal('prefix'),
@@ -166,7 +166,7 @@ export const ModelLookup = Type.Object({
 export type ModelLookup = Static<typeof ModelLookup>;
 
 /** Attribute schema of a product type (spec §2.15). */
-export const AttributeSchema = Type.Object({
+export const AttributeSchema = namedObject('AttributeSchema', {
   product_type: Type.Object({
     name: Type.String(),
     slug: Type.String(),
@@ -197,7 +197,7 @@ export const AttributeSchema = Type.Object({
 });
 export type AttributeSchema = Static<typeof AttributeSchema>;
 
-export const ProductTypeKnowledge = Type.Object({
+export const ProductTypeKnowledge = namedObject('ProductTypeKnowledge', {
   product_type: Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() }),
   knowledge: Type.Array(KnowledgeEntry),
 });

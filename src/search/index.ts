@@ -8,7 +8,7 @@ export {
   type SemanticSearchRequest,
   semanticSearch,
 } from './advanced.js';
-export { buildSearchIndex } from './build-index.js';
+export { buildSearchIndex, type PendingSearchIndex, startSearchIndex } from './build-index.js';
 export { builtinProvider, embedQueryBuiltin } from './embeddings/builtin-provider.js';
 export { providerFromConfig } from './embeddings/from-config.js';
 export { HttpEmbeddings, httpProvider } from './embeddings/http-provider.js';

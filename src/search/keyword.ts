@@ -1,5 +1,6 @@
 import { type Db, stmt } from '../catalog/index.js';
 import { looksLikeModelCode, modelKey, toGtin14 } from '../identifiers/index.js';
+import { productTable } from './product-table.js';
 import { vocabularyOf } from './snapshot-state.js';
 import { words } from './text.js';
 import { typeNamedBy } from './understand.js';
@@ -135,26 +136,31 @@ export function keywordRanking(
     ranked.push({ rowid, score });
   };
   for (const r of plan.exact) push(r, EXACT_SCORE);
-  const query = (expr: string) =>
+  const query = (expr: string, limit: number) =>
     stmt(
       db,
       `SELECT rowid, -${FTS_WEIGHTS} AS s FROM products_fts WHERE products_fts MATCH ? ORDER BY s DESC LIMIT ?`,
     )
       .raw()
-      .all(expr, options.limit) as [number, number][];
+      .all(expr, limit) as [number, number][];
   if (plan.all && plan.typeId) {
-    // "dishwasher" means dishwashers first, then other products that mention the word
-    const typed = stmt(
-      db,
-      `SELECT products_fts.rowid, -${FTS_WEIGHTS} AS s FROM products_fts JOIN products p ON p.rowid = products_fts.rowid
-       WHERE products_fts MATCH ? AND p.product_type_id = ? ORDER BY s DESC LIMIT ?`,
-    )
-      .raw()
-      .all(plan.all, plan.typeId, options.limit) as [number, number][];
+    // "dishwasher" means dishwashers first, then other products that mention the word. One
+    // pass over every match, split by type in memory: a second MATCH restricted to the type
+    // (joined to products) cost as much again, half of a new keyword search's ranking.
+    const matches = query(plan.all, Number.MAX_SAFE_INTEGER);
+    const { type, rowOf } = productTable(db);
+    const typed: [number, number][] = [];
+    for (const m of matches) {
+      if (typed.length >= options.limit) break;
+      if (type[rowOf.get(m[0]) ?? -1] === plan.typeId) typed.push(m);
+    }
     const top = typed.length > 0 ? Math.max(...typed.map(([, s]) => s)) : 0;
     for (const [r, s] of typed) push(r, s + Math.max(0, top) + 100);
-  }
-  if (plan.all) for (const [r, s] of query(plan.all)) push(r, s);
+    for (const [r, s] of matches) {
+      if (ranked.length >= options.limit) break;
+      push(r, s);
+    }
+  } else if (plan.all) for (const [r, s] of query(plan.all, options.limit)) push(r, s);
   let relaxed = false;
   const strict = ranked.length;
   if (
@@ -165,7 +171,8 @@ export function keywordRanking(
     relaxed = ranked.length === 0;
     // relaxed matches rank below every strict match
     const floor = ranked.length > 0 ? Math.min(...ranked.map((r) => r.score)) : 0;
-    for (const [r, s] of query(plan.any)) push(r, relaxed ? s : floor - 1e-3 * (ranked.length + 1));
+    for (const [r, s] of query(plan.any, options.limit))
+      push(r, relaxed ? s : floor - 1e-3 * (ranked.length + 1));
   }
   return { ranked, relaxed, strict };
 }

@@ -39,31 +39,7 @@ export function productTable(db: Db): ProductTable {
 }
 
 function readProductTable(db: Db): ProductTable {
-  const rows = stmt(
-    db,
-    `SELECT p.rowid, p.brand_id, p.category_id, c.parent_id, p.product_type_id, p.current_best_price, p.data_tier,
-            p.name, p.quality_score, p.created_at, p.updated_at,
-            COALESCE((SELECT max(o.in_stock) FROM offers o WHERE o.product_id = p.id), 0),
-            (SELECT group_concat(o.retailer_id) FROM offers o WHERE o.product_id = p.id)
-     FROM products p LEFT JOIN categories c ON c.id = p.category_id ORDER BY p.rowid`,
-  )
-    .raw()
-    .all() as [
-    number,
-    string | null,
-    string | null,
-    string | null,
-    string | null,
-    number | null,
-    number,
-    string,
-    number,
-    string,
-    string,
-    number,
-    string | null,
-  ][];
-  const n = rows.length;
+  const n = stmt(db, 'SELECT count(*) FROM products').pluck().get() as number;
   const t: ProductTable = {
     rowids: new Int32Array(n),
     rowOf: new Map(),
@@ -80,22 +56,73 @@ function readProductTable(db: Db): ProductTable {
     created: new Array(n),
     updated: new Array(n),
   };
-  rows.forEach((r, i) => {
+  // Ids, timestamps and retailer lists repeat across products: each distinct value is kept
+  // once (SQLite hands out a new string per row). On the 35k demo the table took 27 MB of
+  // heap before; rows are streamed rather than read all at once, which held them all besides.
+  const strings = new Map<string, string>();
+  const intern = <T extends string | null>(v: T): T => {
+    if (v === null) return v;
+    const kept = strings.get(v);
+    if (kept !== undefined) return kept as T;
+    strings.set(v, v);
+    return v;
+  };
+  const lists = new Map<string, string[]>();
+  const NONE: string[] = [];
+  const retailersOf = (joined: string | null): string[] => {
+    if (!joined) return NONE;
+    let list = lists.get(joined);
+    if (!list) {
+      list = joined.split(',').map(intern);
+      lists.set(joined, list);
+    }
+    return list;
+  };
+  let i = 0;
+  for (const r of stmt(
+    db,
+    `SELECT p.rowid, p.brand_id, p.category_id, c.parent_id, p.product_type_id, p.current_best_price, p.data_tier,
+            p.name, p.quality_score, p.created_at, p.updated_at,
+            COALESCE((SELECT max(o.in_stock) FROM offers o WHERE o.product_id = p.id), 0),
+            (SELECT group_concat(o.retailer_id) FROM offers o WHERE o.product_id = p.id)
+     FROM products p LEFT JOIN categories c ON c.id = p.category_id ORDER BY p.rowid`,
+  )
+    .raw()
+    .iterate() as Iterable<
+    [
+      number,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+      number | null,
+      number,
+      string,
+      number,
+      string,
+      string,
+      number,
+      string | null,
+    ]
+  >) {
+    // a count taken before the scan bounds it (the snapshot is read-only: they agree)
+    if (i >= n) break;
     t.rowids[i] = r[0];
     t.rowOf.set(r[0], i);
-    t.brand[i] = r[1];
-    t.category[i] = r[2];
-    t.categoryParent[i] = r[3];
-    t.type[i] = r[4];
+    t.brand[i] = intern(r[1]);
+    t.category[i] = intern(r[2]);
+    t.categoryParent[i] = intern(r[3]);
+    t.type[i] = intern(r[4]);
     t.price[i] = r[5] ?? Number.NaN;
     t.tier[i] = r[6];
     t.name[i] = nameSortKey(r[7]);
     t.quality[i] = r[8];
-    t.created[i] = r[9];
-    t.updated[i] = r[10];
+    t.created[i] = intern(r[9]);
+    t.updated[i] = intern(r[10]);
     t.inStock[i] = r[11] ? 1 : 0;
-    t.retailers[i] = r[12] ? r[12].split(',') : [];
-  });
+    t.retailers[i] = retailersOf(r[12]);
+    i++;
+  }
   return t;
 }
 

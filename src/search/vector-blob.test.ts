@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize } from './embeddings/builtin.js';
-import { blobDims, fromBlob, toBlob } from './vector-blob.js';
+import { blobBytes, blobDims, fromBlob, toBlob, writeBlob } from './vector-blob.js';
 
 const unit = (dims: number) =>
   fc
@@ -27,6 +27,21 @@ describe('int8 vector BLOBs', () => {
         for (let i = 0; i < v.length; i++)
           expect(Math.abs(back[i]! - v[i]!)).toBeLessThanOrEqual(step / 2 + 1e-7);
         expect(Math.abs(cosine(back, q) - cosine(v, q))).toBeLessThan(0.01);
+      }),
+    );
+  });
+
+  it('vectors written back to back in one buffer are each the BLOB of the vector alone', () => {
+    fc.assert(
+      fc.property(fc.array(unit(16), { minLength: 1, maxLength: 8 }), (vs) => {
+        const bytes = blobBytes(16);
+        // an odd offset: a worker's buffer need not be aligned for the float32 scale
+        const all = new Uint8Array(1 + vs.length * bytes).fill(0xee);
+        for (const [i, v] of vs.entries()) writeBlob(v, all, 1 + i * bytes);
+        expect(all[0]).toBe(0xee);
+        vs.forEach((v, i) => {
+          expect(Buffer.from(all.subarray(1 + i * bytes, 1 + (i + 1) * bytes))).toEqual(toBlob(v));
+        });
       }),
     );
   });

@@ -10,16 +10,27 @@
 /** Bytes of the scale before the components. */
 const SCALE_BYTES = 4;
 
-/** A vector as an int8 BLOB. */
-export function toBlob(v: Float32Array): Buffer {
+/** Bytes of the int8 BLOB of a vector of `dims` dimensions. */
+export const blobBytes = (dims: number): number => SCALE_BYTES + dims;
+
+/**
+ * Writes the int8 BLOB of `v` into `out` at byte `at` ({@link blobBytes} bytes): many
+ * vectors back to back in one buffer, which a worker thread can hand over without a copy.
+ */
+export function writeBlob(v: Float32Array, out: Uint8Array, at: number): void {
   let max = 0;
   for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
   const scale = max > 0 ? max / 127 : 1;
-  const out = Buffer.alloc(SCALE_BYTES + v.length);
-  out.writeFloatLE(scale, 0);
+  new DataView(out.buffer, out.byteOffset + at, SCALE_BYTES).setFloat32(0, scale, true);
   // |v / scale| ≤ 127 by the choice of scale, so every rounded component fits a signed byte
-  const components = new Int8Array(out.buffer, out.byteOffset + SCALE_BYTES, v.length);
+  const components = new Int8Array(out.buffer, out.byteOffset + at + SCALE_BYTES, v.length);
   for (let i = 0; i < v.length; i++) components[i] = Math.round(v[i]! / scale);
+}
+
+/** A vector as an int8 BLOB. */
+export function toBlob(v: Float32Array): Buffer {
+  const out = Buffer.alloc(blobBytes(v.length));
+  writeBlob(v, out, 0);
   return out;
 }
 

@@ -1,2 +1,3 @@
 export { argMax, mostCommon, round2 } from './numbers.js';
 export { DisjointSets } from './union-find.js';
+export { startWorker } from './worker.js';

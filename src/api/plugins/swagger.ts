@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AiProduct, SchemaOrgProduct } from '../../schemas/index.js';
+import { namedComponents } from '../schemas/components.js';
 import { API_VERSION } from './envelope.js';
 
 /**
@@ -52,6 +53,9 @@ export const swaggerPlugin = fp(
         },
         security: [{ apiKey: [] }, { bearer: [] }],
       },
+      // each shared schema once, under components.schemas, referenced where it is used
+      transformObject: (document) =>
+        'openapiObject' in document ? namedComponents(document.openapiObject) : document.swaggerObject,
       transform: ({ schema, url, route }) => {
         // every operation gets an id and public routes drop the key requirement
         const s = { ...(schema ?? {}) } as Record<string, unknown>;

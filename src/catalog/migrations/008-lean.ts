@@ -23,10 +23,10 @@
  * product_vectors and the FTS table do) instead of by UUID text: 36 bytes a row less, twice
  * in each relationship and again in the attributes' key index.
  *
- * The offers' product index (`offersByProductIndex`, created by ingest after the load) is
- * narrow again: the covering index of 003 copied every column a product's offers are read
- * with, 45 MB on the 35k demo, a third of the offers' bytes. Ingest writes a product's offers
- * one after the other (write-products.ts, products in id order), so their rows share a page
+ * The offers' product index (`offers_product ON offers(product_id)`, created by ingest after
+ * the load; on offer_rows since schema 9, 009-integer-keys.ts) is narrow again: the covering
+ * index of 003 copied every column a product's offers are read with, 45 MB on the 35k demo,
+ * a third of the offers' bytes. Ingest writes a product's offers one after the other (write-products.ts, products in id order), so their rows share a page
  * and the lookups from the narrow index read the same page the covering index would: on the
  * 3k demo a product's offers read in the same time with either index (measured in one run,
  * 9 rounds over every product: 92.8 µs covering, 94.0 µs narrow, on a loaded machine).
@@ -69,6 +69,3 @@ CREATE TABLE relationships (
  * and whose attributes and relationships by product rowid.
  */
 export const LEAN_VERSION = 8;
-
-/** Offers by product, built after the bulk load (ingest/run.ts) so its pages are full and in order. */
-export const offersByProductIndex = 'CREATE INDEX IF NOT EXISTS offers_product ON offers(product_id);';

@@ -16,7 +16,7 @@ import {
 } from '../../catalog/index.js';
 import { recordChanges } from './changes.js';
 
-type Products = Record<string, { name: string; specs?: Record<string, string> }>;
+type Products = Record<string, { name: string; specs?: Record<string, string>; group?: string }>;
 
 describe('recordChanges', () => {
   let dir: string;
@@ -37,6 +37,18 @@ describe('recordChanges', () => {
     );
     for (const [id, p] of Object.entries(products))
       insert.run(id, `slug-${id}`, p.name, JSON.stringify(p.specs ?? {}), '2026-01-01', `2026-01-0${n}`);
+    // each publish stamps its groups and retailer with its own time, as the writers do
+    const members = Object.values(products).flatMap((p) => (p.group ? [p.group] : []));
+    const addGroup = db.prepare(
+      'INSERT INTO product_groups (id, slug, name, variant_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const g of new Set(members))
+      addGroup.run(g, `slug-${g}`, g, members.filter((m) => m === g).length, '2026-01-01', `2026-01-0${n}`);
+    const setGroup = db.prepare('UPDATE products SET product_group_id = ? WHERE id = ?');
+    for (const [id, p] of Object.entries(products)) if (p.group) setGroup.run(p.group, id);
+    db.prepare("INSERT INTO retailers (id, slug, name, created_at) VALUES ('r1', 'r1', 'R1', ?)").run(
+      `2026-01-0${n}`,
+    );
     const summary = recordChanges(
       db,
       previous,
@@ -79,6 +91,29 @@ describe('recordChanges', () => {
       [5, 3, 'removed', 'p2', []],
     ]);
     expect(all[0]).toMatchObject({ name: 'Three', slug: 'slug-p3', merged_into: null, published_at: 't2' });
+  });
+
+  it('keeps updated_at of an unchanged product group and created_at of a retailer; moves a group whose members changed', () => {
+    const times = (path: string) =>
+      read(path, (db) => ({
+        group: db.prepare("SELECT updated_at FROM product_groups WHERE id = 'g1'").pluck().get(),
+        retailer: db.prepare("SELECT created_at FROM retailers WHERE id = 'r1'").pluck().get(),
+      }));
+    const a = publish(
+      { p1: { name: 'One', group: 'g1' }, p2: { name: 'Two', group: 'g1' }, p3: { name: 'Three' } },
+      null,
+    );
+    const b = publish(
+      { p1: { name: 'One', group: 'g1' }, p2: { name: 'Two', group: 'g1' }, p3: { name: 'Three' } },
+      a.path,
+    );
+    expect(times(b.path)).toEqual({ group: '2026-01-01', retailer: '2026-01-01' });
+    // the same name and variant count, but another member
+    const c = publish(
+      { p1: { name: 'One', group: 'g1' }, p2: { name: 'Two' }, p3: { name: 'Three', group: 'g1' } },
+      b.path,
+    );
+    expect(times(c.path)).toEqual({ group: '2026-01-03', retailer: '2026-01-01' });
   });
 
   it('keeps the last `retention` publishes: an older position expires, numbering carries on', () => {

@@ -94,11 +94,46 @@ export function keepUpdatedAt(db: Db, previousPath: string | null): number {
 }
 
 /**
+ * Gives every product group whose row (every column but its timestamps) and member list
+ * equal the previous snapshot's (attached as `prev`) the `updated_at` it had there, and every
+ * retailer the `created_at` it had there: the writers stamp both with the publish time. Both
+ * are read from their rows when served (no document copies them), so this runs with the
+ * change log, where the previous snapshot is attached. Columns are compared by name over
+ * those both schemas have, so a column a later migration adds is no change by itself.
+ * Returns how many groups kept their time.
+ */
+function keepGroupTimes(db: Db): number {
+  const columns = (schema: string, table: string) =>
+    new Set(db.prepare('SELECT name FROM pragma_table_info(?, ?)').pluck().all(table, schema) as string[]);
+  if (columns('prev', 'retailers').has('created_at'))
+    db.exec(
+      'UPDATE main.retailers AS r SET created_at = o.created_at FROM prev.retailers o WHERE o.id = r.id',
+    );
+  const previousGroups = columns('prev', 'product_groups');
+  if (!previousGroups.has('updated_at')) return 0;
+  const compared = [...columns('main', 'product_groups')].filter(
+    (c) => previousGroups.has(c) && c !== 'id' && c !== 'created_at' && c !== 'updated_at',
+  );
+  // identifiers from the schemas themselves, quoted: no value is interpolated
+  const same = compared.map((c) => `o."${c}" IS g."${c}"`).join(' AND ');
+  const members = (schema: string) =>
+    `(SELECT group_concat(id, ',' ORDER BY id) FROM ${schema}.products WHERE product_group_id = g.id)`;
+  return db
+    .prepare(
+      `UPDATE main.product_groups AS g SET updated_at = o.updated_at
+       FROM prev.product_groups o
+       WHERE o.id = g.id AND ${same || '1'} AND ${members('main')} IS ${members('prev')}`,
+    )
+    .run().changes;
+}
+
+/**
  * Records what this publish changes against the previous published snapshot: writes the new
  * snapshot's product fingerprints, carries the previous snapshot's change log forward (its
  * last `retention` publishes, default {@link CHANGE_RETENTION_PUBLISHES}) and appends this publish's changes —
  * products added, changed (with the aspects that changed) and removed (tombstones with the
- * last id, and the product their listings went to when they were merged). Runs in the
+ * last id, and the product their listings went to when they were merged), and lets product
+ * groups and retailers keep their times ({@link keepGroupTimes}). Runs in the
  * snapshot's writer, after every product, offer and listing is written. A previous snapshot
  * without a change log (none, or an older schema) makes this publish the baseline.
  */
@@ -122,6 +157,7 @@ export function recordChanges(
   try {
     // one transaction: the writer runs without a journal, and a commit per row is slow
     return db.transaction((): ChangeSummary => {
+      if (attached) keepGroupTimes(db);
       if (!hasLog) {
         db.prepare(
           'INSERT INTO change_publishes (version, run_id, published_at, head_seq, baseline) VALUES (1, ?, ?, 0, 1)',

@@ -1,14 +1,9 @@
+import type { Static } from 'typebox';
+import type { QualityBreakdown as QualitySchema } from '../../schemas/index.js';
 import type { AssembledProduct } from './assemble.js';
 
-export interface QualityBreakdown {
-  completeness: number;
-  validity: number;
-  confidence: number;
-  crossValidation: number;
-  attributeScore: number;
-  nameScore: number;
-  knowledgeScore: number;
-}
+/** What `_quality_breakdown` shows (its schema: schemas/product.ts). */
+export type QualityBreakdown = Static<typeof QualitySchema>;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 

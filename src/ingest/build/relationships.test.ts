@@ -49,7 +49,12 @@ describe('buildRelationships', () => {
     add.run('p4', 'p4', 'Other DW', 't1', 'b2', 3000, 'ZZ1', '{}');
     add.run('d1', 'd1', 'Other pods', 't2', 'b2', 20, null, '{}');
     add.run('d2', 'd2', 'Acme pods', 't2', 'b1', 25, null, '{}');
-    buildRelationships(db, [{ from: 'dishwasher', to: 'dishwasher-detergent', type: 'consumable' }]);
+    const pair = { from: 'dishwasher', to: 'dishwasher-detergent', type: 'consumable' } as const;
+    const written = buildRelationships(db, [pair]);
+    expect(db.prepare('SELECT count(*) FROM relationships').pluck().get()).toBe(written);
+    // a pair given twice links the same rows once (the first row of a key is kept)
+    db.exec('DELETE FROM relationships');
+    expect(buildRelationships(db, [pair, { ...pair }])).toBe(written);
     const of = (id: string, type: string) =>
       db
         .prepare(

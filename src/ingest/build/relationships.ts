@@ -7,6 +7,7 @@ const TOP = 5;
 const WINDOW = 40;
 
 interface Node {
+  rowid: number;
   id: string;
   type: string | null;
   typeSlug: string | null;
@@ -21,6 +22,77 @@ interface Node {
 }
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The relationship types, in the order SQLite sorts them (the table's key is TEXT). */
+const TYPES = ['accessory', 'consumable', 'predecessor', 'series', 'similar', 'successor'] as const;
+type RelationshipType = (typeof TYPES)[number];
+const TYPE_RANK = new Map<string, number>(TYPES.map((t, i) => [t, i]));
+/** Rows per INSERT statement. */
+const BATCH = 64;
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Relationship rows gathered in memory, then inserted in the table's key order (product,
+ * type, related product): every insert appends to the B-tree instead of landing on a random
+ * page, which kept the cost per row growing with the catalog (issue 20). A key given twice
+ * keeps its first row, as INSERT OR IGNORE row by row did.
+ */
+class Links {
+  readonly #from: number[] = [];
+  readonly #type: number[] = [];
+  readonly #to: number[] = [];
+  readonly #score: number[] = [];
+
+  add(from: number, type: RelationshipType, to: number, score: number): void {
+    this.#from.push(from);
+    this.#type.push(TYPE_RANK.get(type)!);
+    this.#to.push(to);
+    this.#score.push(score);
+  }
+
+  /** Inserts the rows; returns how many there are (keys given twice count once). */
+  write(db: Db): number {
+    const n = this.#from.length;
+    const from = this.#from;
+    // counting sort by product (stable: rows of one key keep the order they were added in),
+    // then each product's few rows by type and related product
+    let max = 0;
+    for (const f of from) max = Math.max(max, f);
+    const start = new Uint32Array(max + 2);
+    for (const f of from) start[f + 1]!++;
+    for (let r = 1; r < start.length; r++) start[r]! += start[r - 1]!;
+    const order = new Uint32Array(n);
+    const next = start.slice();
+    for (let i = 0; i < n; i++) order[next[from[i]!]!++] = i;
+    const type = this.#type;
+    const to = this.#to;
+    const byKey = (a: number, b: number) => type[a]! - type[b]! || to[a]! - to[b]! || a - b;
+    // rows go in BATCH at a time: one statement call per row was most of the cost
+    const sql = (rows: number) =>
+      `INSERT INTO relationships (product_rowid, type, related_rowid, score) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
+    const insertBatch = db.prepare(sql(BATCH));
+    const params: (number | string)[] = [];
+    let written = 0;
+    for (let r = 0; r <= max; r++) {
+      const rows = Array.from(order.subarray(start[r]!, start[r + 1]!)).sort(byKey);
+      let last = -1;
+      for (const i of rows) {
+        if (last >= 0 && type[last] === type[i] && to[last] === to[i]) continue;
+        params.push(r, TYPES[type[i]!]!, to[i]!, this.#score[i]!);
+        written++;
+        last = i;
+        if (params.length === BATCH * 4) insertBatch.run(params.splice(0));
+      }
+    }
+    if (params.length > 0) db.prepare(sql(params.length / 4)).run(params);
+    return written;
+  }
+}
 
 /** 1 for equal prices, 0 at a factor of two apart or more. */
 const priceCloseness = (a: number | null, b: number | null): number =>
@@ -78,70 +150,59 @@ export function buildRelationships(db: Db, relatedTypes: readonly RelatedTypeDef
   const nodes = (
     db
       .prepare(
-        `SELECT p.id, p.product_type_id AS type, t.slug AS typeSlug, p.brand_id AS brand, p.product_group_id AS "group",
+        `SELECT p.rowid, p.id, p.product_type_id AS type, t.slug AS typeSlug, p.brand_id AS brand, p.product_group_id AS "group",
            p.current_best_price AS price, p.quality_score AS quality, p.model_number AS model,
            json_extract(p.data_json, '$.series_name') AS series, p.created_at AS createdAt
          FROM products p LEFT JOIN product_types t ON t.id = p.product_type_id WHERE p.data_tier <= 2`,
       )
       .all() as Omit<Node, 'identity'>[]
   ).map((n) => ({ ...n, identity: new Map<string, number>() }));
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  for (const a of db
+  const byRowid = new Map(nodes.map((n) => [n.rowid, n]));
+  // product_attributes is keyed by product then key: one pass in key order, no lookup per row
+  for (const [rowid, key, value] of db
     .prepare(
-      `SELECT p.id AS product_id, a.key, a.numeric_value FROM product_attributes a
-       JOIN products p ON p.rowid = a.product_rowid WHERE a.role = 'identity' AND a.numeric_value IS NOT NULL`,
+      `SELECT product_rowid, key, numeric_value FROM product_attributes
+       WHERE role = 'identity' AND numeric_value IS NOT NULL`,
     )
-    .iterate() as Iterable<{ product_id: string; key: string; numeric_value: number }>)
-    byId.get(a.product_id)?.identity.set(a.key, a.numeric_value);
+    .raw()
+    .iterate() as Iterable<[number, string, number]>)
+    byRowid.get(rowid)?.identity.set(key, value);
 
-  const insert = db.prepare(
-    `INSERT OR IGNORE INTO relationships (product_rowid, type, related_rowid, score)
-     VALUES ((SELECT rowid FROM products WHERE id = ?), ?, (SELECT rowid FROM products WHERE id = ?), ?)`,
-  );
-  let count = 0;
-  const add = (from: string, type: string, to: string, score: number) => {
-    count += insert.run(from, type, to, round3(score)).changes;
-  };
+  const links = new Links();
+  const add = (from: Node, type: RelationshipType, to: Node, score: number) =>
+    links.add(from.rowid, type, to.rowid, round3(score));
 
   const byType = new Map<string, Node[]>();
-  for (const n of nodes) {
-    if (!n.type) continue;
-    const list = byType.get(n.type) ?? [];
-    list.push(n);
-    byType.set(n.type, list);
-  }
+  for (const n of nodes) if (n.type) pushTo(byType, n.type, n);
   for (const list of byType.values()) {
     list.sort((a, b) => (a.price ?? 0) - (b.price ?? 0));
     list.forEach((n, i) => {
-      const scored: { id: string; score: number }[] = [];
+      const scored: { node: Node; id: string; score: number }[] = [];
       for (let j = Math.max(0, i - WINDOW); j <= Math.min(list.length - 1, i + WINDOW); j++) {
         const m = list[j]!;
         if (m === n || (n.group && m.group === n.group)) continue;
         const score = 0.5 * priceCloseness(n.price, m.price) + 0.5 * specCloseness(n.identity, m.identity);
-        if (score >= 0.4) scored.push({ id: m.id, score });
+        if (score >= 0.4) scored.push({ node: m, id: m.id, score });
       }
       scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-      for (const s of scored.slice(0, TOP)) add(n.id, 'similar', s.id, s.score);
+      for (const s of scored.slice(0, TOP)) add(n, 'similar', s.node, s.score);
     });
   }
 
   const bySeries = new Map<string, Node[]>();
   for (const n of nodes) {
     if (!n.brand || !n.series) continue;
-    const key = `${n.brand}\u0000${n.typeSlug ?? ''}\u0000${n.series.toLowerCase()}`;
-    const list = bySeries.get(key) ?? [];
-    list.push(n);
-    bySeries.set(key, list);
+    pushTo(bySeries, `${n.brand}\u0000${n.typeSlug ?? ''}\u0000${n.series.toLowerCase()}`, n);
   }
   for (const list of bySeries.values()) {
     if (list.length < 2) continue;
     const generations = new SeriesGenerations(list);
     for (const n of list) {
-      for (const m of list.slice(0, 50)) if (m !== n) add(n.id, 'series', m.id, 1);
+      for (const m of list.slice(0, 50)) if (m !== n) add(n, 'series', m, 1);
       const successor = generations.successor(n);
       const predecessor = generations.predecessor(n);
-      if (successor) add(n.id, 'successor', successor.id, 1);
-      if (predecessor) add(n.id, 'predecessor', predecessor.id, 1);
+      if (successor) add(n, 'successor', successor, 1);
+      if (predecessor) add(n, 'predecessor', predecessor, 1);
     }
   }
 
@@ -156,26 +217,27 @@ export function buildRelationships(db: Db, relatedTypes: readonly RelatedTypeDef
     const sources = byTypeSlug.get(pair.from);
     const targets = byTypeSlug.get(pair.to);
     if (!sources || !targets) continue;
+    // per brand its best targets: a brand's picks are its own best five, then the best of
+    // the others, found without scanning all targets once per brand
+    const targetsOf = new Map<string, Node[]>();
+    for (const t of targets) if (t.brand) pushTo(targetsOf, t.brand, t);
     const pickFor = new Map<string | null, Node[]>();
     for (const n of sources) {
       let picks = pickFor.get(n.brand);
       if (!picks) {
-        // the brand's own best first, then the best of the others: a scan of the targets in
-        // quality order that stops once the brand has its five
-        const own: Node[] = [];
+        const own = (n.brand ? (targetsOf.get(n.brand) ?? []) : []).slice(0, TOP);
         const others: Node[] = [];
         for (const t of targets) {
-          if (t.brand && t.brand === n.brand) own.push(t);
-          else if (others.length < TOP) others.push(t);
-          if (own.length === TOP) break;
+          if (own.length + others.length === TOP) break;
+          if (!(t.brand && t.brand === n.brand)) others.push(t);
         }
-        picks = [...own, ...others].slice(0, TOP);
+        picks = [...own, ...others];
         pickFor.set(n.brand, picks);
       }
-      for (const t of picks) add(n.id, pair.type, t.id, t.brand === n.brand ? 1 : 0.5);
+      for (const t of picks) add(n, pair.type, t, t.brand === n.brand ? 1 : 0.5);
     }
   }
-  return count;
+  return links.write(db);
 }
 
 /**

@@ -1,10 +1,17 @@
-import { type Db, dayNumber, documentDictionary, storeDictionary, toCents } from '../../catalog/index.js';
+import {
+  type Db,
+  DocumentPacker,
+  dayNumber,
+  documentDictionary,
+  storeDictionary,
+  storedBreakdown,
+  toCents,
+} from '../../catalog/index.js';
 import { modelKey } from '../../identifiers/index.js';
 import { round2 } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
-import { DocumentPacker } from './document-packer.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
@@ -56,15 +63,21 @@ export async function writeProducts(
     classification_confidence, current_best_price, min_price, max_price, avg_price, created_at, updated_at)
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const insertGtin = db.prepare('INSERT OR IGNORE INTO product_gtins (gtin14, product_id) VALUES (?, ?)');
+  // offers and listings name their product and retailer by rowid (migrations/009-integer-keys.ts)
   const insertOffer =
-    db.prepare(`INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, price, original_price, currency,
-    in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at, gtin, match_method,
+    db.prepare(`INSERT INTO offer_rows (id, product_rowid, retailer_rowid, retailer_item_id, title, price, original_price,
+    currency, in_stock, availability, retailer_url, image_url, first_seen_at, last_seen_at, gtin, match_method,
     match_confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+  const retailerRowid = new Map(
+    (db.prepare('SELECT slug, rowid FROM retailers').raw().all() as [string, number][]).filter(([slug]) =>
+      ctx.reference.retailerIdBySlug.has(slug),
+    ),
+  );
   const insertObservation = db.prepare(
     'INSERT OR REPLACE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock) VALUES (?,?,?,?,?)',
   );
   const insertListing = db.prepare(
-    'INSERT OR IGNORE INTO retailer_listings (retailer_id, retailer_item_id, product_id, offer_id, title, listing_json, last_seen_at) VALUES (?,?,?,?,?,?,?)',
+    'INSERT OR IGNORE INTO listing_rows (retailer_rowid, retailer_item_id, product_rowid, offer_rowid, listing_json, last_seen_at) VALUES (?,?,?,?,?,?)',
   );
   const insertAttribute = db.prepare(
     'INSERT OR IGNORE INTO product_attributes (product_rowid, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
@@ -72,9 +85,12 @@ export async function writeProducts(
 
   /**
    * Writes one product (with its spec sources packed), its GTINs, offers, today's prices and
-   * attributes; returns its offer ids by retailer.
+   * attributes; returns its rowid and its offers' rowids by retailer.
    */
-  const writeProduct = (index: number, specSources: Buffer): Map<string, string> => {
+  const writeProduct = (
+    index: number,
+    specSources: Buffer,
+  ): { productRowid: number | bigint; offerRowids: Map<string, number | bigint> } => {
     const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
@@ -122,7 +138,7 @@ export async function writeProducts(
         resolver_confidence: p.resolverConfidence,
       }),
       quality.score,
-      JSON.stringify(quality.breakdown),
+      storedBreakdown(quality.breakdown),
       quality.tier,
       p.listings.every((l) => l.sourceType === 'synthetic') ? 'synthetic' : 'retailer_feed',
       p.namingMethod,
@@ -138,18 +154,17 @@ export async function writeProducts(
     );
 
     for (const g of p.gtins) insertGtin.run(g, p.id);
-    const offerIds = new Map<string, string>();
+    const offerRowids = new Map<string, number | bigint>();
     for (const o of offers) {
-      const retailerId = ctx.reference.retailerIdBySlug.get(o.retailer);
-      if (!retailerId) continue;
+      const retailer = retailerRowid.get(o.retailer);
+      if (retailer === undefined) continue;
       const offerId = stableUuid(`offer:${o.retailer}:${o.itemId}`);
-      offerIds.set(o.retailer, offerId);
       const inStock = o.availability === 'in_stock' ? 1 : 0;
       const match = p.matches.get(o.key);
       const { lastInsertRowid: offerRowid } = insertOffer.run(
         offerId,
-        p.id,
-        retailerId,
+        productRowid,
+        retailer,
         o.itemId,
         o.title,
         o.price,
@@ -165,6 +180,7 @@ export async function writeProducts(
         match?.method ?? 'single_listing',
         match?.confidence ?? 1,
       );
+      offerRowids.set(o.retailer, offerRowid);
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)
         insertObservation.run(
@@ -177,7 +193,7 @@ export async function writeProducts(
     }
     for (const a of p.attributes)
       insertAttribute.run(productRowid, a.key, a.value, a.numericValue, a.unit, a.role);
-    return offerIds;
+    return { productRowid, offerRowids };
   };
 
   // in id order: the products, offers and GTINs of one product sit together, and the id
@@ -209,21 +225,21 @@ export async function writeProducts(
     for (const [b, batch] of batches.entries()) {
       queue(batches[b + AHEAD]);
       const packed = await packer.take(b);
-      const offerIds = batch.map((index, k) => writeProduct(index, packed.texts[k]!));
+      const written = batch.map((index, k) => writeProduct(index, packed.texts[k]!));
       let next = 0;
       batch.forEach((index, k) => {
         const p = products[index] as AssembledProduct;
+        const { productRowid, offerRowids } = written[k]!;
         for (const l of p.listings) {
           const listingJson = packed.docs[next++];
-          const retailerId = ctx.reference.retailerIdBySlug.get(l.retailer);
-          if (!retailerId) continue;
-          const offerId = l.carriedFrom?.gone ? undefined : offerIds[k]!.get(l.retailer);
+          const retailer = retailerRowid.get(l.retailer);
+          if (retailer === undefined) continue;
+          const offerRowid = l.carriedFrom?.gone ? undefined : offerRowids.get(l.retailer);
           insertListing.run(
-            retailerId,
+            retailer,
             l.itemId,
-            p.id,
-            offerId ?? null,
-            l.title,
+            productRowid,
+            offerRowid ?? null,
             listingJson,
             l.carriedFrom?.lastSeenAt ?? ctx.now,
           );

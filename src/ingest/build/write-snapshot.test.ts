@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { catalogMigrations, type Db, dayNumber, LEAN_VERSION, migrate } from '../../catalog/index.js';
+import { insertOffer } from '../../../test/helpers/snapshot-rows.js';
+import {
+  CATALOG_SCHEMA_VERSION,
+  catalogMigrations,
+  type Db,
+  dayNumber,
+  LEAN_VERSION,
+  migrate,
+} from '../../catalog/index.js';
 import { carryPriceHistory } from './write-snapshot.js';
 
 const NOW = '2026-11-20T00:00:00Z';
@@ -19,11 +27,8 @@ function snapshot(path: string, version: number, ids: string[]): Db {
   db.prepare(
     "INSERT INTO products (id, slug, name, created_at, updated_at) VALUES ('p', 'p', 'P', ?, ?)",
   ).run(NOW, NOW);
-  const offer = db.prepare(
-    `INSERT INTO offers (id, product_id, retailer_id, retailer_item_id, title, first_seen_at, last_seen_at)
-     VALUES (?, 'p', 'r', ?, 'P', ?, ?)`,
-  );
-  for (const id of ids) offer.run(id, id, NOW, NOW);
+  for (const id of ids)
+    insertOffer(db, { id, productId: 'p', retailerId: 'r', itemId: id, title: 'P', seenAt: NOW });
   return db;
 }
 
@@ -51,26 +56,27 @@ describe('carryPriceHistory', () => {
     const row = previous.prepare('INSERT INTO price_observations VALUES (?, ?, ?, ?, ?)');
     for (const r of rows) row.run(...r);
     previous.close();
-    const db = snapshot(join(dir, 'next.db'), LEAN_VERSION, ['b', 'a']);
+    const db = snapshot(join(dir, 'next.db'), CATALOG_SCHEMA_VERSION, ['b', 'a']);
     carryPriceHistory(db, join(dir, 'prev.db'), '2026-11-20');
     const result = carried(db);
     db.close();
     return result;
   };
 
-  it('matches rows by offer id, not by rowid, and leaves out the day being written', () => {
-    // this run lists the offers in another order, and no longer has 'gone'
-    const rows = [
-      [1, dayNumber('2026-11-18'), 1000, null, 1],
-      [2, dayNumber('2026-11-19'), 2000, 2500, 0],
-      [2, dayNumber('2026-11-20'), 1900, 2500, 1],
-      [3, dayNumber('2026-11-19'), 500, null, 1],
-    ];
-    expect(carry(LEAN_VERSION, ['a', 'b', 'gone'], rows)).toEqual([
-      { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },
-      { offer: 'b', day: '2026-11-19', cents: 2000, original_cents: 2500, in_stock: 0 },
-    ]);
-  });
+  for (const version of [LEAN_VERSION, CATALOG_SCHEMA_VERSION])
+    it(`matches rows by offer, not by rowid, and leaves out the day being written (schema version ${version})`, () => {
+      // this run lists the offers in another order, and no longer has 'gone'
+      const rows = [
+        [1, dayNumber('2026-11-18'), 1000, null, 1],
+        [2, dayNumber('2026-11-19'), 2000, 2500, 0],
+        [2, dayNumber('2026-11-20'), 1900, 2500, 1],
+        [3, dayNumber('2026-11-19'), 500, null, 1],
+      ];
+      expect(carry(version, ['a', 'b', 'gone'], rows)).toEqual([
+        { offer: 'a', day: '2026-11-18', cents: 1000, original_cents: null, in_stock: 1 },
+        { offer: 'b', day: '2026-11-19', cents: 2000, original_cents: 2500, in_stock: 0 },
+      ]);
+    });
 
   it('converts the rows of a snapshot from before schema version 8 (UUID, day text, prices)', () => {
     const rows = [

@@ -10,6 +10,10 @@ import type { Reference } from './reference.js';
 
 /** Sets a new snapshot up for one bulk writer and creates its schema. */
 export function prepareSnapshot(db: Db): void {
+  // 8 KB pages, set before the first table: a products row (about 1.5 KB) left a quarter of
+  // each 4 KB page unused, one more row fits the space an 8 KB page leaves. The 3,000-product
+  // demo's file shrank by 2 % (41.6 → 40.8 MB); reads took the same time (issue 20)
+  db.pragma('page_size = 8192');
   // nothing reads the file until it is checked and renamed: no journal, no fsync per commit
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -40,10 +44,17 @@ export function writeRetailers(db: Db, slugs: Iterable<string>, reference: Refer
   }
 }
 
+/** This snapshot's offer `o` of the previous snapshot's offer `old`. */
+const SAME_OFFER = `JOIN prev.retailers pr ON pr.id = old.retailer_id
+           JOIN retailers r ON r.slug = pr.slug
+           JOIN offers o ON o.retailer_id = r.id AND o.retailer_item_id = old.retailer_item_id`;
+
 /**
  * Copies the previous snapshot's price observations of the offers this one still has, except
  * `day`'s (written fresh by this run): offer ids are stable, so history carries over. Offer
- * rowids are not (each snapshot numbers its offers anew), so rows are matched by offer id.
+ * rowids are not (each snapshot numbers its offers anew), so rows are matched by the offer's
+ * retailer slug and item id, what its id is made from (write-products.ts), through the
+ * (retailer, item) key: the offers' ids are not indexed since schema version 9.
  * A snapshot before schema version 8 stores UUIDs, day text and prices (migrations/008);
  * its rows are converted.
  */
@@ -58,13 +69,14 @@ export function carryPriceHistory(db: Db, previousPath: string, day: string): vo
            SELECT o.rowid, po.day, po.cents, po.original_cents, po.in_stock
            FROM prev.price_observations po
            JOIN prev.offers old ON old.rowid = po.offer_rowid
-           JOIN offers o ON o.id = old.id
+           ${SAME_OFFER}
            WHERE po.day <> ? ORDER BY o.rowid, po.day`
         : `INSERT OR IGNORE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)
            SELECT o.rowid, CAST(julianday(po.day) - 2440587.5 AS INTEGER),
                   CAST(round(po.price * 100) AS INTEGER), CAST(round(po.original_price * 100) AS INTEGER),
                   po.in_stock
-           FROM prev.price_observations po JOIN offers o ON o.id = po.offer_id
+           FROM prev.price_observations po JOIN prev.offers old ON old.id = po.offer_id
+           ${SAME_OFFER}
            WHERE po.day <> date(? * 86400, 'unixepoch') ORDER BY o.rowid, po.day`,
     ).run(dayNumber(day));
   } finally {

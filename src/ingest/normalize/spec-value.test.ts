@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SpecDef } from '../../content/index.js';
+import { DEFAULT_CONTENT_DIR, loadContent, type SpecDef } from '../../content/index.js';
 import { matchControlled, normalizeSpecValue } from './spec-value.js';
+import { convert, KNOWN_UNITS, sameDimension } from './units.js';
 
 const width: SpecDef = { key: 'width', label: 'Width', type: 'number', unit: 'in' };
 const weight: SpecDef = { key: 'weight', label: 'Weight', type: 'number', unit: 'lb' };
@@ -74,5 +75,73 @@ describe('matchControlled', () => {
     expect(
       matchControlled('Black Stainless Steel', ['stainless steel', 'black stainless steel', 'black']),
     ).toBe('black stainless steel');
+  });
+});
+
+describe('a value converted from a metric feed', () => {
+  const types = loadContent(DEFAULT_CONTENT_DIR).productTypes;
+  const tvSize = types.find((t) => t.slug === 'tv')!.specs.find((s) => s.key === 'screen_size')!;
+
+  it.each([
+    ['109.2 cm', '43 in'],
+    ['109 cm', '43 in'],
+    ['1092 mm', '43 in'],
+    ['165.1 cm', '65 in'],
+  ])("shows a metric retailer's %s TV as the size it is sold as (%s), not 42.99 in", (raw, shown) => {
+    expect(normalizeSpecValue(tvSize, raw)).toMatchObject({ value: shown, valid: true });
+  });
+
+  it('rounds to the precision the spec is quoted in: 15.9 kg is 35.1 lb (step 0.1), not 35.05 lb', () => {
+    const weight = types.find((t) => t.slug === 'tv')!.specs.find((s) => s.key === 'weight')!;
+    expect(weight.range?.step).toBe(0.1);
+    expect(normalizeSpecValue(weight, '15.9 kg')).toMatchObject({ value: '35.1 lb', numeric: 35.1 });
+  });
+
+  // every numeric spec of the taxonomy with a unit that another known unit converts to
+  const cases = types.flatMap((t) =>
+    t.specs.flatMap((def) => {
+      const range = def.range;
+      if (def.type !== 'number' || !def.unit || !range || !KNOWN_UNITS.includes(def.unit)) return [];
+      const stated = range.values ?? [];
+      if (!range.values && range.step)
+        for (let k = Math.round(range.min / range.step); k * range.step <= range.max + 1e-9; k++)
+          stated.push(Number((k * range.step).toFixed(6)));
+      const sorted = [...stated].sort((a, b) => a - b);
+      // how far apart two stated values are at least: a retailer's rounding must stay under it
+      const gap = range.step ?? Math.min(...sorted.slice(1).map((v, i) => v - sorted[i]!));
+      return KNOWN_UNITS.filter((u) => u !== def.unit && sameDimension(u, def.unit!)).map((from) => ({
+        def,
+        from,
+        stated,
+        gap,
+      }));
+    }),
+  );
+
+  it('converts back to the value stated: any spec, any unit, any precision finer than the spec is quoted in', () => {
+    expect(cases.length).toBeGreaterThan(100);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...cases),
+        fc.nat(),
+        fc.integer({ min: 0, max: 4 }),
+        fc.boolean(),
+        ({ def, from, stated, gap }, pick, decimals, trailingZeros) => {
+          const value = stated[pick % stated.length]!;
+          const unit = def.unit!;
+          // the retailer converts and rounds to its own precision...
+          const precision = 10 ** -decimals;
+          const there = convert(value, unit, from)!;
+          const width = Math.abs(convert(there + precision, from, unit)! - convert(there, from, unit)!);
+          fc.pre(width < 0.9 * gap);
+          const fixed = there.toFixed(decimals);
+          // ...writing "109.0" or "109", as feeds do
+          const raw = `${trailingZeros ? fixed : Number(fixed)} ${from}`;
+          // ...and converting back gives the value stated
+          expect(normalizeSpecValue(def, raw)).toMatchObject({ numeric: value, value: `${value} ${unit}` });
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

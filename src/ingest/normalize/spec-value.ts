@@ -1,5 +1,5 @@
 import type { SpecDef } from '../../content/index.js';
-import { canonicalUnit, convert, parseQuantity, roundValue } from './units.js';
+import { canonicalUnit, parseQuantity, roundValue, statedValue } from './units.js';
 
 /** A spec value in the product type's terms. */
 export type SpecValue = string | boolean | string[];
@@ -19,9 +19,6 @@ const FALSE_WORDS = new Set(['no', 'n', 'false', '0', 'none', 'not included', 'w
 
 /** Lower case, letters and digits only: how keys, labels and enum values are compared. */
 export const compareKey = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** "42" stays "42", 5 → "5", 23.875 → "23.88". */
-export const formatNumber = (n: number): string => String(roundValue(n));
 
 /** Maps feed text to one of a controlled vocabulary: exact, then containment either way. */
 export function matchControlled(text: string, values: readonly string[]): string | null {
@@ -52,16 +49,17 @@ export function normalizeSpecValue(def: SpecDef, raw: string): NormalizedSpec {
       const q = parseQuantity(text);
       if (!q) return kept;
       const target = def.unit ? (canonicalUnit(def.unit) ?? def.unit) : null;
-      let value = q.value;
+      let value = roundValue(q.value);
       if (target && q.unit && q.unit !== target) {
-        const converted = convert(q.value, q.unit, target);
+        // converted: as products state it in the spec's unit, not the conversion's decimals
+        const converted = statedValue({ ...q, unit: q.unit }, target, def.range);
         if (converted === null) return kept;
         value = converted;
       }
-      const shown = formatNumber(value);
+      const shown = String(value);
       return {
         value: target ? `${shown} ${def.unit}` : shown,
-        numeric: roundValue(value),
+        numeric: value,
         unit: def.unit ?? null,
         valid: true,
       };

@@ -19,7 +19,19 @@ describe('parseQuantity', () => {
     ['16', 16, null],
     ['about 65 lbs.', 65, 'lb'],
   ])('reads %j', (text, value, unit) => {
-    expect(parseQuantity(text)).toEqual({ value, unit });
+    expect(parseQuantity(text)).toMatchObject({ value, unit });
+  });
+
+  it.each([
+    ['60.9 cm', 0.1],
+    ['61 cm', 1],
+    ['109.25 cm', 0.01],
+    ['1,500 Watts', 1],
+    ['4,5 kg', 0.1],
+    ['23 7/8"', 1 / 8],
+    ['3/4 HP', 1 / 4],
+  ])('reads the precision %j is written to', (text, resolution) => {
+    expect(parseQuantity(text)?.resolution).toBe(resolution);
   });
 
   it('finds nothing in text without a number', () => {

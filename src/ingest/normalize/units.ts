@@ -225,12 +225,60 @@ export function roundValue(value: number): number {
   return Math.round(value * f) / f;
 }
 
+/** How a spec's values are stated in its unit (a spec range's `step` and `values`, data/README.md). */
+export interface StatedPrecision {
+  /** the precision values are quoted in: every value is a multiple of it */
+  step?: number;
+  /** the discrete values the market sells */
+  values?: readonly number[];
+}
+
+const decimalsOf = (step: number): number => {
+  const [, fraction = '', exponent] = /^\d*(?:\.(\d+))?(?:e-(\d+))?$/.exec(String(step)) ?? [];
+  return fraction.length + Number(exponent ?? 0);
+};
+
+/**
+ * A quantity converted from another unit, as a product states it in this one: a value the
+ * market sells (`values`) that the source's precision admits, else the nearest multiple of
+ * the unit's `step`, else {@link roundValue}. "109.2 cm" is 42.99 in, but 109.15–109.25 cm
+ * admits 43 in: the 43-inch TV a metric retailer measured. Null precision: {@link roundValue}.
+ */
+export function statedValue(
+  q: Quantity & { unit: string },
+  to: string,
+  precision: StatedPrecision | undefined,
+): number | null {
+  const value = convert(q.value, q.unit, to);
+  if (value === null) return null;
+  const ends = [q.value - q.resolution / 2, q.value + q.resolution / 2].map((v) => convert(v, q.unit, to)!);
+  const [low, high] = [Math.min(...ends), Math.max(...ends)];
+  let best: number | null = null;
+  // a hair of slack: the source's own rounding can land exactly on the edge
+  for (const v of precision?.values ?? [])
+    if (
+      v >= low - 1e-9 &&
+      v <= high + 1e-9 &&
+      (best === null || Math.abs(v - value) < Math.abs(best - value))
+    )
+      best = v;
+  if (best !== null) return best;
+  const step = precision?.step;
+  if (step) return Number((Math.round(value / step) * step).toFixed(decimalsOf(step)));
+  return roundValue(value);
+}
+
 const NUMBER = /(\d+)\s*\/\s*(\d+)|(\d+(?:[.,]\d+)?)(?:\s*[- ]\s*(\d+)\s*\/\s*(\d+))?/;
 
 export interface Quantity {
   value: number;
   /** canonical unit as written, or null when the text has none */
   unit: string | null;
+  /**
+   * the precision the number is written to: 0.1 for "60.9", 1 for "61" and "1,500", 1/8 for
+   * '23 7/8"'. The value stated is anything within half of it.
+   */
+  resolution: number;
 }
 
 /**
@@ -242,23 +290,31 @@ export function parseQuantity(text: string): Quantity | null {
   const m = NUMBER.exec(text);
   if (!m) return null;
   let value: number;
-  if (m[1] !== undefined) value = Number(m[1]) / Number(m[2]);
-  else {
+  let resolution: number;
+  if (m[1] !== undefined) {
+    value = Number(m[1]) / Number(m[2]);
+    resolution = 1 / Number(m[2]);
+  } else {
     const raw = m[3]!;
-    value = Number(/,\d{3}$/.test(raw) ? raw.replace(',', '') : raw.replace(',', '.'));
+    const thousands = /,\d{3}$/.test(raw);
+    value = Number(thousands ? raw.replace(',', '') : raw.replace(',', '.'));
+    resolution = thousands ? 1 : 10 ** -(/[.,](\d+)$/.exec(raw)?.[1]?.length ?? 0);
     if (m[4] !== undefined && Number(m[5]) > 0) {
       // "23 7/8" or "23-7/8" is a mixed fraction, but only when the fraction is proper
       const fraction = Number(m[4]) / Number(m[5]);
-      if (fraction < 1 && Number.isInteger(value)) value += fraction;
+      if (fraction < 1 && Number.isInteger(value)) {
+        value += fraction;
+        resolution = 1 / Number(m[5]);
+      }
     }
   }
-  if (!Number.isFinite(value)) return null;
+  if (!Number.isFinite(value) || !Number.isFinite(resolution)) return null;
   const rest = text.slice(m.index + m[0].length).trim();
   const unitText =
     /^(cu\.?\s*ft\.?|cubic\s+f(?:ee|oo)t|sq\.?\s*(?:ft|m)\b\.?|square\s+feet|fl\.?\s*oz\.?|db\s*\(a\)|btu\s*\/\s*hr?|l\s*\/\s*min|km\s*\/\s*h|°\s*[fc]|deg(?:rees?)?\s*[fc]\b|["″'′]{1,2}|[a-z³²]+\.?)/i.exec(
       rest,
     );
-  return { value, unit: unitText ? canonicalUnit(unitText[1]!.replace(/\s+/g, '')) : null };
+  return { value, unit: unitText ? canonicalUnit(unitText[1]!.replace(/\s+/g, '')) : null, resolution };
 }
 
 /** True when both units are known and measure the same thing. */

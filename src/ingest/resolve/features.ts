@@ -3,6 +3,7 @@
  * numbers, brand, edition facts and a TF-IDF title vector. Document frequencies come from
  * the batch being resolved, so rarity is judged against the retailers' own vocabulary.
  */
+import { type Serves, servesClause } from './accessory.js';
 import { type ModelParts, splitModel } from './base-model.js';
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
@@ -22,7 +23,16 @@ export interface RecordFeatures {
   titleCodes: string[];
   /** Model numbers only found in the description: weaker claims. */
   descCodes: string[];
-  /** The title codes rarer than {@link GENERIC_CODE_DF}, and each one split by `splitModel`. */
+  /** The title's "for …" clause and the codes only it names (accessory.ts); null if none. */
+  serves: Serves | null;
+  /** The title codes outside that clause, and the MPN: the listing's own model numbers. */
+  ownCodes: string[];
+  /** The rare codes only the "for …" clause names: the products this listing serves. */
+  servedCodes: ReadonlySet<string>;
+  /**
+   * The own codes rarer than {@link GENERIC_CODE_DF}, and each one split by `splitModel`. A
+   * code the title only names as the product it serves is not compared as the listing's.
+   */
   rareTitleCodes: string[];
   rareTitleParts: ModelParts[];
   /** The description codes rarer than {@link GENERIC_CODE_DF}. */
@@ -164,7 +174,9 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       terms.push(intern(`#${code}`));
       for (const id of gramIds(code)) terms.push(id);
     }
-    return { r, tokens, titleCodes, descCodes, mpn, terms, keys: [...keys] };
+    const serves = servesClause(r.title);
+    const ownCodes = serves ? titleCodes.filter((c) => c === mpn || !serves.codes.includes(c)) : titleCodes;
+    return { r, tokens, titleCodes, ownCodes, serves, descCodes, mpn, terms, keys: [...keys] };
   });
 
   const df = new Int32Array(vocab.size);
@@ -192,7 +204,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     if (x.mpn && isModelNumberLike(x.mpn)) primaryModel = x.mpn;
     else {
       let best = Number.POSITIVE_INFINITY;
-      for (const c of x.titleCodes) {
+      for (const c of x.ownCodes) {
         const f = codeDf.get(c) ?? 0;
         if (f <= best) {
           best = f;
@@ -204,7 +216,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const price = typeof r.price === 'number' && r.price > 0 ? r.price : null;
     const brand = stated || lexicon.infer(r.title);
     const rare = (c: string) => (codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
-    const rareTitleCodes = x.titleCodes.filter(rare);
+    const rareTitleCodes = x.ownCodes.filter(rare);
     let specValues: Map<string, string> | null = null;
     if (r.specs) {
       specValues = new Map();
@@ -215,6 +227,9 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       source: r.source,
       tokens: x.tokens,
       titleCodes: x.titleCodes,
+      serves: x.serves,
+      ownCodes: x.ownCodes,
+      servedCodes: x.serves?.codes.some(rare) ? new Set(x.serves.codes.filter(rare)) : NO_CODES,
       descCodes: x.descCodes,
       rareTitleCodes,
       rareTitleParts: rareTitleCodes.map((c) => splitModel(c, brand)),

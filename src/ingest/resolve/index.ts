@@ -2,8 +2,8 @@
  * Entity resolution for ingest: pure functions from retailer listings to products and
  * variant groups. No database, no I/O; deterministic for a given input order.
  *
- * Pipeline (see each module): features (tokens, model numbers, brand, edition facts, quantities, TF-IDF
- * title vectors) → blocking on rare title words and codes → a comparison vector and a fixed
+ * Pipeline (see each module): features (tokens, model numbers, brand, edition facts, quantities, the
+ * product a listing serves (accessory.ts), TF-IDF title vectors) → blocking on rare title words and codes → a comparison vector and a fixed
  * log-odds score per candidate pair → Fellegi–Sunter weights learned from the batch by EM
  * under one-to-one and hard-conflict constraints (learn.ts), which vet the weak pairs →
  * best-first clustering that keeps one listing per retailer unless two listings are the same

@@ -40,7 +40,7 @@ describe('compareMeasures', () => {
   });
 
   it('says nothing when the titles share no unit', () => {
-    expect(compare('Drill 18V', 'Drill 2 pack')).toBe(0);
+    expect(compare('Drill 18V', 'Drill 10 in.')).toBe(0);
     expect(compare('Drill', 'Drill 18V')).toBe(0);
   });
 
@@ -51,5 +51,24 @@ describe('compareMeasures', () => {
         expect(compare(a, b)).toBe(compare(b, a));
       }),
     );
+  });
+});
+
+describe('pack counts', () => {
+  it('reads a count however the title writes it', () => {
+    expect(extractMeasures('Duracell AA Batteries, 8-Pack')?.get('pack')).toEqual([8]);
+    expect(extractMeasures('Duracell AA Batteries (Pack of 4)')?.get('pack')).toEqual([4]);
+    expect(extractMeasures('Canon PG-40 Black Ink Cartridge Twin Pack')?.get('pack')).toEqual([2]);
+    expect(extractMeasures('Glad Trash Bags, 40 Count')?.get('pack')).toEqual([40]);
+  });
+
+  it('tells a 2-pack from a 4-pack and agrees on one count written two ways', () => {
+    expect(compare('Duracell AA Batteries 2 Pack', 'Duracell AA Alkaline Batteries, 4-Pack')).toBe(2);
+    expect(compare('Canon Ink Cartridge Twin Pack', 'Canon Ink Cartridge, Pack of 2')).toBe(1);
+  });
+
+  it('marks a multipack beside a title that states no count', () => {
+    expect(compare('Drill 18V', 'Drill 18V 2 pack')).toBe(3);
+    expect(compare('Drill 18V', 'Drill 18V 1 pack')).toBe(1);
   });
 });

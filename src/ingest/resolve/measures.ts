@@ -23,6 +23,7 @@ const UNIT_OF: ReadonlyArray<[RegExp, string]> = [
   [/^(cups?)$/, 'cup'],
   [/^(ch|channels?)$/, 'ch'],
   [/^(pieces?|pcs?)$/, 'pc'],
+  [/^(packs?|pk|count|ct)$/, 'pack'],
 ];
 
 /**
@@ -30,7 +31,14 @@ const UNIT_OF: ReadonlyArray<[RegExp, string]> = [
  * letter before a slash is a word (`w/` = with).
  */
 const QUANTITY =
-  /(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(cu\.?\s?ft\.?|[tgmk]b|inches|inch|in\.|''|"|megapixels?|mp|watts?|w|mah|[gmk]?hz|mm|cm|ounces?|oz|pounds?|lbs?|volts?|v|quarts?|qt|cups?|channels?|ch|pieces?|pcs?)(?![a-z0-9/])/gi;
+  /(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(cu\.?\s?ft\.?|[tgmk]b|inches|inch|in\.|''|"|megapixels?|mp|watts?|w|mah|[gmk]?hz|mm|cm|ounces?|oz|pounds?|lbs?|volts?|v|quarts?|qt|cups?|channels?|ch|pieces?|pcs?|packs?|pk|count|ct)(?![a-z0-9/])/gi;
+
+/**
+ * Counts written before the number (`Pack of 2`, `Set of 3`) or as a word (`Twin Pack`): a
+ * 2-pack and a single are two listings of one product line, not one item.
+ */
+const PACK_OF = /\b(?:pack|set|box|case) of (\d{1,3})\b|\b(twin|double|dual|triple) pack\b/gi;
+const PACK_WORDS: Record<string, number> = { twin: 2, double: 2, dual: 2, triple: 3 };
 
 /** Per unit, the numbers a title states with it; null when it states none. */
 export type Measures = ReadonlyMap<string, readonly number[]> | null;
@@ -47,13 +55,20 @@ export function extractMeasures(title: string): Measures {
         break;
       }
     }
-    const value = Number(m[1]);
-    out ??= new Map();
-    const values = out.get(unit);
-    if (values) values.push(value);
-    else out.set(unit, [value]);
+    out = addMeasure(out, unit, Number(m[1]));
   }
+  if (/ of \d|pack/i.test(title))
+    for (const m of title.matchAll(PACK_OF))
+      out = addMeasure(out, 'pack', m[1] ? Number(m[1]) : PACK_WORDS[m[2]!.toLowerCase()]!);
   return out;
+}
+
+function addMeasure(out: Map<string, number[]> | null, unit: string, value: number): Map<string, number[]> {
+  const map = out ?? new Map<string, number[]>();
+  const values = map.get(unit);
+  if (values) values.push(value);
+  else map.set(unit, [value]);
+  return map;
 }
 
 /**
@@ -64,11 +79,19 @@ function sameQuantity(a: number, b: number): boolean {
   return a === b || Math.round(a) === Math.round(b) || Math.trunc(a) === Math.trunc(b);
 }
 
+/** Whether the title states a count of more than one unit (`2-Pack`, `Pack of 4`). */
+function multiPack(m: Measures): boolean {
+  return m?.get('pack')?.some((n) => n > 1) ?? false;
+}
+
 /**
  * How two titles' quantities relate: 0 no unit in common, 1 they share a quantity for some
- * common unit and differ on none, 2 for some common unit they share no quantity.
+ * common unit and differ on none, 2 for some common unit they share no quantity, 3 only one
+ * of them states a pack of several units (a multipack beside a single, or a title that
+ * leaves the count out: the learned weight tells how often each on a run).
  */
-export function compareMeasures(a: Measures, b: Measures): 0 | 1 | 2 {
+export function compareMeasures(a: Measures, b: Measures): 0 | 1 | 2 | 3 {
+  if (multiPack(a) !== multiPack(b) && !(a?.has('pack') && b?.has('pack'))) return 3;
   if (!a || !b) return 0;
   let agree = false;
   for (const [unit, values] of a) {

@@ -112,8 +112,8 @@ export function extractModelNumbers(text: string): string[] {
     if (!HAS_DIGIT.test(chunk)) continue;
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
-    // Versions and releases (`v.17.0`, `r11.5`, `v.8by`) name a release, not a product.
-    if (/^[vr]\.?\s?\d+(?:\.\d+)+$/i.test(trimmed) || /^v\.\d/i.test(trimmed)) continue;
+    // Versions and releases (`v.17.0`, `r11.5`, `v4.0c`, `v.8by`) name a release, not a product.
+    if (/^[vr]\.?\s?\d+(?:\.\d+)+[a-z]?$/i.test(trimmed) || /^v\.\d/i.test(trimmed)) continue;
     // Prices, decimals and version ranges (`1299.99`, `8.0-2004`) are not catalogue numbers.
     if (/^[\d.,$-]+$/.test(trimmed) && /[.,]/.test(trimmed)) continue;
     if (isCountedWord(trimmed, shouted)) continue;

@@ -21,6 +21,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   candidatesPerRecord: 10,
   learn: true,
   oneToOne: true,
+  titleOnlyVeto: false,
 };
 
 /**
@@ -156,7 +157,10 @@ export function scoreCandidates(
     edges.forEach((e, p) => {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
-      e.probability = hand >= opts.threshold || fitted >= opts.threshold ? hand : Math.min(hand, fitted);
+      // With `titleOnlyVeto`, a pair resting on title words alone needs both scores.
+      const veto = opts.titleOnlyVeto && e.method === 'title_similarity';
+      e.probability =
+        !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     });
   }
   return { corpus, edges, learned };

@@ -107,4 +107,11 @@ export interface ResolveOptions {
    * single partner (one-to-one). Default true.
    */
   oneToOne?: boolean;
+  /**
+   * A pair that shares no identifier (no GTIN, no model number; `title_similarity`) is kept
+   * only as far as the learned matcher also supports it: its probability becomes the lower of
+   * the fixed score and the learned posterior. Raises precision on every evaluated set, costs
+   * recall where titles are the only evidence (docs/ingest.md). Default false.
+   */
+  titleOnlyVeto?: boolean;
 }

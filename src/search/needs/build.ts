@@ -18,6 +18,14 @@ export type NeedField = keyof typeof FIELD_WEIGHTS;
 /** The most frequent pretrained words kept for queries, beside the catalog's own words. */
 const COMMON_WORDS = 60_000;
 
+/** A product type as need building reads it (the product_types row). */
+export interface NeedType {
+  id: string;
+  slug: string;
+  name: string;
+  schema_json: string | null;
+}
+
 /**
  * Writes what need understanding reads into the snapshot being built (table `search_needs`,
  * one row per part, created here so that older snapshots simply lack it):
@@ -28,16 +36,36 @@ const COMMON_WORDS = 60_000;
  *   wordnet — for each of those words, the terms WordNet relates it to (synonym, hypernym)
  * Nothing here reads the 300 MB package at query time: `pretrainedWordVectors()` is ingest-only.
  */
-export function buildNeedIndex(db: Db, needs: NeedsDef[]): void {
+export function buildNeedIndex(db: Db, needs: readonly NeedsDef[]): void {
+  const catalogWords = db.prepare('SELECT term FROM search_vocabulary').pluck().all() as string[];
+  writeNeedIndex(db, needIndexRows(readNeedTypes(db), needs, catalogWords));
+}
+
+/** The product types of a snapshot, by slug: what {@link needIndexRows} takes. */
+export const readNeedTypes = (db: Db): NeedType[] =>
+  db.prepare('SELECT id, slug, name, schema_json FROM product_types ORDER BY slug').all() as NeedType[];
+
+/** Replaces the snapshot's `search_needs` rows with `rows` ({@link needIndexRows}). */
+export function writeNeedIndex(db: Db, rows: readonly (readonly [string, Uint8Array])[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS search_needs (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
            DELETE FROM search_needs;`);
-  const types = db.prepare('SELECT id, slug, name, schema_json FROM product_types ORDER BY slug').all() as {
-    id: string;
-    slug: string;
-    name: string;
-    schema_json: string | null;
-  }[];
-  if (types.length === 0) return;
+  const put = db.prepare('INSERT INTO search_needs (key, value) VALUES (?, ?)');
+  for (const [key, value] of rows)
+    put.run(key, Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+}
+
+/**
+ * The rows of `search_needs` ({@link buildNeedIndex}) for these product types and need
+ * texts; `catalogWords` is the snapshot's vocabulary in the order SQLite reads
+ * search_vocabulary (by term). None when there is no product type. Reads no database, so a
+ * worker thread can compute it.
+ */
+export function needIndexRows(
+  types: readonly NeedType[],
+  needs: readonly NeedsDef[],
+  catalogWords: readonly string[],
+): [string, Buffer][] {
+  if (types.length === 0) return [];
   const needOf = new Map(needs.map((n) => [n.product_type, n]));
 
   const termIndex = new Map<string, number>();
@@ -113,7 +141,6 @@ export function buildNeedIndex(db: Db, needs: NeedsDef[]): void {
   const keep = new Set<string>();
   if (vectors) {
     for (let i = 0; i < Math.min(COMMON_WORDS, vectors.words.length); i++) keep.add(vectors.words[i]!);
-    const catalogWords = db.prepare('SELECT term FROM search_vocabulary').pluck().all() as string[];
     for (const w of [...catalogWords, ...rawOf.flatMap((r) => r.split(' '))])
       if (vectors.index.has(w)) keep.add(w);
   }
@@ -147,16 +174,17 @@ export function buildNeedIndex(db: Db, needs: NeedsDef[]): void {
       for (const w of hyponyms) link(w, 'h');
     });
 
-  const put = db.prepare('INSERT INTO search_needs (key, value) VALUES (?, ?)');
   const blob = (a: Float32Array | Int8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  put.run('meta', Buffer.from(JSON.stringify({ dims, terms: terms.length, words: kept.length })));
-  put.run('types', Buffer.from(JSON.stringify(typeRows)));
-  put.run('terms', Buffer.from(JSON.stringify(terms)));
-  put.run('term_vectors', blob(termVectors));
-  put.run('words', Buffer.from(kept.join('\n')));
-  put.run('word_vectors', blob(wordData));
-  put.run('word_scales', blob(wordScales));
-  put.run('wordnet', Buffer.from(JSON.stringify(related)));
+  return [
+    ['meta', Buffer.from(JSON.stringify({ dims, terms: terms.length, words: kept.length }))],
+    ['types', Buffer.from(JSON.stringify(typeRows))],
+    ['terms', Buffer.from(JSON.stringify(terms))],
+    ['term_vectors', blob(termVectors)],
+    ['words', Buffer.from(kept.join('\n'))],
+    ['word_vectors', blob(wordData)],
+    ['word_scales', blob(wordScales)],
+    ['wordnet', Buffer.from(JSON.stringify(related))],
+  ];
 }
 
 function rowOf(v: WordVectors, raw: string, term: string): number {

@@ -33,8 +33,16 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
-import { productSelection, withImpliedFlags } from './fields.js';
-import { errorResponses, FormatParam, formatProducts, sendFormatted, withIds } from './shared.js';
+import { selectionCheck, withImpliedFlags } from './fields.js';
+import {
+  checkedTogether,
+  checkRequest,
+  errorResponses,
+  FormatParam,
+  formatProducts,
+  sendFormatted,
+  withIds,
+} from './shared.js';
 
 const GroupFields = Type.String({
   pattern: (FieldsParam as unknown as { pattern: string }).pattern,
@@ -54,31 +62,29 @@ const GroupShown = {
 export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/product-groups',
-    {
-      schema: {
-        tags: ['product groups'],
-        summary: 'List product groups (variant families)',
-        querystring: Type.Object({
-          q: Type.Optional(SearchText),
-          brand_id: Type.Optional(IdOrSlugParam('brand')),
-          category_id: Type.Optional(IdOrSlugParam('category')),
-          product_type_id: Type.Optional(IdOrSlugParam('product type')),
-          limit: Limit(20),
-          cursor: Type.Optional(CursorParam),
-          sort: Type.Optional(
-            Type.String({
-              pattern: '^-?(name|variant_count|created_at)$',
-              description: 'name, variant_count or created_at; prefix - for descending (default name)',
-            }),
-          ),
-          include_products: Type.Optional(Flag),
-          ...GroupShown,
-        }),
-        response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
-      },
-    },
+    checkedTogether({
+      tags: ['product groups'],
+      summary: 'List product groups (variant families)',
+      querystring: Type.Object({
+        q: Type.Optional(SearchText),
+        brand_id: Type.Optional(IdOrSlugParam('brand')),
+        category_id: Type.Optional(IdOrSlugParam('category')),
+        product_type_id: Type.Optional(IdOrSlugParam('product type')),
+        limit: Limit(20),
+        cursor: Type.Optional(CursorParam),
+        sort: Type.Optional(
+          Type.String({
+            pattern: '^-?(name|variant_count|created_at)$',
+            description: 'name, variant_count or created_at; prefix - for descending (default name)',
+          }),
+        ),
+        include_products: Type.Optional(Flag),
+        ...GroupShown,
+      }),
+      response: { 200: ListEnvelope(ProductGroup), ...errorResponses },
+    }),
     async (request, reply) => {
-      const selection = productSelection(app.catalog().db, request.query.fields, request.query.format);
+      const [selection] = checkRequest(request, selectionCheck(app.catalog().db, request.query));
       const q = withIds(app.catalog().db, request.query, {
         brand_id: 'brands',
         category_id: 'categories',
@@ -118,21 +124,19 @@ export const catalogTreeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/product-groups/:id',
-    {
-      schema: {
-        tags: ['product groups'],
-        summary: 'A product group with its products',
-        params: Type.Object({ id: UuidParam }),
-        querystring: Type.Object({
-          include_offers: Type.Optional(Flag),
-          ...GroupShown,
-        }),
-        response: { 200: Envelope(ProductGroup), ...errorResponses },
-      },
-    },
+    checkedTogether({
+      tags: ['product groups'],
+      summary: 'A product group with its products',
+      params: Type.Object({ id: UuidParam }),
+      querystring: Type.Object({
+        include_offers: Type.Optional(Flag),
+        ...GroupShown,
+      }),
+      response: { 200: Envelope(ProductGroup), ...errorResponses },
+    }),
     async (request, reply) => {
       const db = app.catalog().db;
-      const selection = productSelection(db, request.query.fields, request.query.format);
+      const [selection] = checkRequest(request, selectionCheck(db, request.query));
       const query = withImpliedFlags(request.query, selection, ['include_offers']);
       const group = getGroup(db, request.params.id, {
         includeOffers: flag(query.include_offers),

@@ -87,3 +87,9 @@ export function withImpliedFlags<Q extends Partial<Record<ImpliedFlag, string>>>
     if (Object.hasOwn(selection, field) && flags.includes(flag)) out[flag] = 'true' as Q[ImpliedFlag];
   return out;
 }
+
+/** The `fields` check of a route for checkRequest (shared.ts): reads `fields` and `format`. */
+export const selectionCheck = (db: Db, input: { fields?: string | readonly string[]; format?: string }) => ({
+  reads: ['fields', 'format'],
+  check: () => productSelection(db, input.fields, input.format),
+});

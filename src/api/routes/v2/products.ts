@@ -15,7 +15,7 @@ import {
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
 import { keywordMiss, rankKeyword } from '../../../search/index.js';
-import { checkAll, invalidParam, notFound } from '../../errors.js';
+import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
 import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
 import {
@@ -29,8 +29,10 @@ import {
   SlugParam,
   UuidParam,
 } from '../../schemas/params.js';
-import { productSelection, withImpliedFlags } from './fields.js';
+import { selectionCheck, withImpliedFlags } from './fields.js';
 import {
+  checkedTogether,
+  checkRequest,
   errorResponses,
   FormatParam,
   formatProducts,
@@ -113,22 +115,19 @@ const asksForDefault = (q: SingleQuery): boolean =>
 export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Search and list products',
-        description:
-          'Keyword search (q) and filtered listing with cursor pagination. format=ai and format=schemaorg change the shape of each item.',
-        querystring: ListQuery,
-        response: { 200: ListEnvelope(Product), ...errorResponses },
-      },
-    },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Search and list products',
+      description:
+        'Keyword search (q) and filtered listing with cursor pagination. format=ai and format=schemaorg change the shape of each item.',
+      querystring: ListQuery,
+      response: { 200: ListEnvelope(Product), ...errorResponses },
+    }),
     async (request, reply) => {
       const query = request.query;
-      // every invalid field in one 400, not only the first
-      const [selection] = checkAll(
-        () => productSelection(app.catalog().db, query.fields, query.format),
-        () => {
+      const [selection] = checkRequest(request, selectionCheck(app.catalog().db, query), {
+        reads: ['min_price', 'max_price'],
+        check: () => {
           if (
             query.min_price !== undefined &&
             query.max_price !== undefined &&
@@ -136,7 +135,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
           )
             throw invalidParam('min_price', 'must not be greater than max_price');
         },
-      );
+      });
       const asked = withImpliedFlags(query, selection, ['include_offers', 'include_signals']);
       const q = withIds(app.catalog().db, asked, {
         brand_id: 'brands',
@@ -207,21 +206,22 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function answerOne(
     request: Parameters<typeof ok>[0] & { query: SingleQuery },
     reply: Parameters<typeof sendFormatted>[1],
-    id: string | null,
+    id: () => string | null,
     identifier: string,
   ) {
     const catalog = app.catalog();
     const db = catalog.db;
-    const selection = productSelection(db, request.query.fields, request.query.format);
+    const [selection] = checkRequest(request, selectionCheck(db, request.query));
+    const productId = id();
     const query = withImpliedFlags(request.query, selection, [
       'include_offers',
       'include_signals',
       'include_attributes',
       'include_variants',
     ]);
-    if (id !== null && asksForDefault(query)) {
+    if (productId !== null && asksForDefault(query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
-      const document = productDocument(db, id, catalog.documents);
+      const document = productDocument(db, productId, catalog.documents);
       if (document !== null && selection)
         return sendFormatted(request, reply, project(JSON.parse(document.json), selection));
       if (document !== null) {
@@ -229,7 +229,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendSerialized(reply, okSerialized(request, document.json));
       }
     }
-    const found = id === null ? null : getProduct(db, id);
+    const found = productId === null ? null : getProduct(db, productId);
     if (!found) throw notFound('product', identifier);
     const product = single(db, found, query, request);
     const format = query.format;
@@ -244,26 +244,30 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** The schema of a single-product route: the same query and answer whichever key finds it. */
-  const singleProduct = <P extends TSchema>(summary: string, params: P) => ({
-    schema: {
+  const singleProduct = <P extends TSchema>(summary: string, params: P) =>
+    checkedTogether({
       tags: ['products'],
       summary,
       params,
       querystring: SingleQuery,
       response: { 200: Envelope(Product), ...errorResponses },
-    },
-  });
+    });
 
   app.get(
     '/products/:id',
     singleProduct('A product by id', Type.Object({ id: UuidParam })),
-    async (request, reply) => answerOne(request, reply, request.params.id, request.params.id),
+    async (request, reply) => answerOne(request, reply, () => request.params.id, request.params.id),
   );
 
   app.get(
     '/products/by-slug/:slug',
     singleProduct('A product by slug', Type.Object({ slug: SlugParam })),
     async (request, reply) =>
-      answerOne(request, reply, productIdBySlug(app.catalog().db, request.params.slug), request.params.slug),
+      answerOne(
+        request,
+        reply,
+        () => productIdBySlug(app.catalog().db, request.params.slug),
+        request.params.slug,
+      ),
   );
 };

@@ -8,11 +8,11 @@ import {
   type SearchResult,
   semanticSearch,
 } from '../../../search/index.js';
-import { checkAll, invalidParam } from '../../errors.js';
+import { invalidParam } from '../../errors.js';
 import { meta } from '../../plugins/envelope.js';
 import { AdvancedSearchBody, SearchEnvelope, SemanticSearchBody } from '../../schemas/search.js';
-import { productSelection } from './fields.js';
-import { type Format, formatProducts } from './shared.js';
+import { selectionCheck } from './fields.js';
+import { checkedTogether, checkRequest, type Format, formatProducts } from './shared.js';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope };
 
@@ -76,29 +76,33 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
 
   app.post(
     '/products/search',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Advanced search: filters, facets, sorting; keyword, semantic or hybrid',
-        body: AdvancedSearchBody,
-        response: { 200: SearchEnvelope, ...errors },
-      },
-    },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Advanced search: filters, facets, sorting; keyword, semantic or hybrid',
+      body: AdvancedSearchBody,
+      response: { 200: SearchEnvelope, ...errors },
+    }),
     async (request, res) => {
       const body = request.body;
-      const price = body.filters?.price;
       const db = app.catalog().db;
-      // every invalid field in one 400, not only the first
-      const [, , selection] = checkAll(
-        () => {
-          if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
-            throw invalidParam('filters.price', 'min must not be greater than max');
+      const [, , selection] = checkRequest(
+        request,
+        {
+          reads: ['filters.price'],
+          check: () => {
+            const price = body.filters?.price;
+            if (price?.min !== undefined && price.max !== undefined && price.min > price.max)
+              throw invalidParam('filters.price', 'min must not be greater than max');
+          },
         },
-        () => {
-          if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
-            throw invalidParam('pagination', 'give offset or cursor, not both');
+        {
+          reads: ['pagination'],
+          check: () => {
+            if (body.pagination?.cursor !== undefined && body.pagination.offset !== undefined)
+              throw invalidParam('pagination', 'give offset or cursor, not both');
+          },
         },
-        () => productSelection(db, body.fields, body.format),
+        selectionCheck(db, body),
       );
       return answer(request, res, body, selection, advancedSearch);
     },
@@ -106,21 +110,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRoutesOptions> = asyn
 
   app.post(
     '/products/semantic-search',
-    {
-      schema: {
-        tags: ['products'],
-        summary: 'Natural-language search, understood into constraints and ranked by meaning',
-        body: SemanticSearchBody,
-        response: { 200: SearchEnvelope, ...errors },
-      },
+    checkedTogether({
+      tags: ['products'],
+      summary: 'Natural-language search, understood into constraints and ranked by meaning',
+      body: SemanticSearchBody,
+      response: { 200: SearchEnvelope, ...errors },
+    }),
+    async (request, res) => {
+      const [selection] = checkRequest(request, selectionCheck(app.catalog().db, request.body));
+      return answer(request, res, request.body, selection, semanticSearch);
     },
-    async (request, res) =>
-      answer(
-        request,
-        res,
-        request.body,
-        productSelection(app.catalog().db, request.body.fields, request.body.format),
-        semanticSearch,
-      ),
   );
 };

@@ -12,9 +12,10 @@ import {
 import { productKnowledge } from '../../../knowledge/index.js';
 import type { Product } from '../../../schemas/index.js';
 import { ErrorEnvelope, StringEnum } from '../../../schemas/index.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, checkAll, type FieldProblem, notFound, validationError } from '../../errors.js';
 import { toAiProduct, toSchemaOrgProduct } from '../../formats/index.js';
 import { meta } from '../../plugins/envelope.js';
+import { toAppError } from '../../plugins/errors.js';
 
 /** Error responses every authenticated route can give. */
 export const errorResponses = {
@@ -104,4 +105,54 @@ export function withIds<Q extends object>(db: Db, query: Q, fields: Partial<Reco
     out[field] = id;
   }
   return out as Q;
+}
+
+/**
+ * Route options of a handler that reports its own checks together with the schema's
+ * ({@link checkRequest}, its first call): the handler runs even when the schema refused a field.
+ */
+export const checkedTogether = <S>(schema: S) => ({ schema, attachValidation: true });
+
+/** A check a handler makes after the route schema's: the request fields it reads, and the check. */
+export interface LaterCheck<R> {
+  reads: readonly string[];
+  check: () => R;
+}
+
+/**
+ * The handler's own checks (fields names, min ≤ max) together with the route schema's, for
+ * a route declared with `attachValidation: true` (the handler then runs even when the schema
+ * refused a field): one 400 names every invalid field of both kinds. A check that reads a
+ * field the schema refused is skipped: it would judge a value that was never coerced, and
+ * the field is named already. With no invalid field, returns what the checks return. Must be
+ * the first thing such a handler does.
+ */
+export function checkRequest<T extends unknown[]>(
+  request: FastifyRequest,
+  ...checks: { [K in keyof T]: LaterCheck<T[K]> }
+): T {
+  const refused = request.validationError
+    ? ((toAppError(request.validationError).details ?? []) as FieldProblem[])
+    : [];
+  const fields = refused.map((p) => p.field);
+  // a whole body or query refused (not an object, say) leaves nothing to check
+  const whole = fields.some((f) => f === 'body' || f === 'request' || f === 'querystring');
+  const isRefused = (read: string) =>
+    whole || fields.some((f) => f === read || f.startsWith(`${read}.`) || read.startsWith(`${f}.`));
+  let results: T | undefined;
+  let later: FieldProblem[] = [];
+  try {
+    results = checkAll(
+      ...checks.map(
+        ({ reads, check }) =>
+          () =>
+            reads.some(isRefused) ? undefined : check(),
+      ),
+    ) as T;
+  } catch (error) {
+    if (!refused.length || !(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error;
+    later = error.details as FieldProblem[];
+  }
+  if (refused.length) throw validationError([...refused, ...later]);
+  return results as T;
 }

@@ -1,0 +1,65 @@
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { Nullable, namedObject } from '../../schemas/index.js';
+import { namedComponents } from './components.js';
+
+const Part = namedObject('TestPart', { n: Type.Number() });
+const Whole = namedObject('TestWhole', { part: Part, maybe: Nullable(Part), parts: Type.Array(Part) });
+const envelope = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+
+describe('namedComponents', () => {
+  const doc = namedComponents<unknown>({
+    openapi: '3.1.0',
+    components: { schemas: { Other: { type: 'string' } } },
+    paths: {
+      '/a': { get: { responses: { 200: envelope(Whole), 400: envelope(Part) } } },
+      '/b': {
+        get: {
+          responses: {
+            200: envelope({ ...Nullable(Whole), description: 'or null, with its own words' }),
+            400: envelope(Part),
+          },
+        },
+      },
+    },
+  }) as {
+    components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
+    paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+  };
+
+  it('puts each named schema once under components, referenced (or null) wherever it stood', () => {
+    expect(doc.components.schemas).toEqual({
+      Other: { type: 'string' },
+      TestPart: JSON.parse(JSON.stringify(Part)),
+      TestWhole: {
+        ...JSON.parse(JSON.stringify(Whole)),
+        properties: {
+          part: { $ref: '#/components/schemas/TestPart' },
+          maybe: { anyOf: [{ $ref: '#/components/schemas/TestPart' }, { type: 'null' }] },
+          parts: { type: 'array', items: { $ref: '#/components/schemas/TestPart' } },
+        },
+      },
+    });
+    expect(doc.paths['/a']!.get.responses[200]).toEqual(envelope({ $ref: '#/components/schemas/TestWhole' }));
+    expect(doc.paths['/b']!.get.responses[200]).toEqual(
+      envelope({
+        anyOf: [{ $ref: '#/components/schemas/TestWhole' }, { type: 'null' }],
+        description: 'or null, with its own words',
+      }),
+    );
+  });
+
+  it('makes a response that is the same wherever it stands one component', () => {
+    expect(doc.components.responses).toEqual({
+      TestPart: envelope({ $ref: '#/components/schemas/TestPart' }),
+    });
+    expect(doc.paths['/b']!.get.responses[400]).toEqual({ $ref: '#/components/responses/TestPart' });
+  });
+
+  it('refuses two different schemas under one name', () => {
+    const impostor = namedObject('TestPart', { n: Type.String() });
+    expect(() => namedComponents({ paths: { '/a': { get: { x: Part, y: impostor } } } })).toThrow(
+      'two different schemas are named TestPart',
+    );
+  });
+});
