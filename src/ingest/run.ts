@@ -540,7 +540,15 @@ function resolveProducts(
  * the function is looked up (Node's `v8.setFlagsFromString`); where that fails, nothing is
  * collected by hand.
  */
-const collectGarbage: () => void = (() => {
+let gcFunction: (() => void) | undefined;
+function collectGarbage(): void {
+  // looked up at the first collection, not when this module loads: a server that imports the
+  // ingest never touches V8's flags unless it runs one
+  gcFunction ??= lookUpGc();
+  gcFunction();
+}
+
+function lookUpGc(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
   try {
@@ -551,7 +559,7 @@ const collectGarbage: () => void = (() => {
   } catch {
     return () => {};
   }
-})();
+}
 
 /** `retailer=path` or a bare path whose file name (without extension) names the retailer. */
 export function parseFeedArgument(arg: string): FeedSource {
