@@ -212,16 +212,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         version = current;
       }
       const url = request.url;
-      const path = url.split('?')[0] ?? url;
+      const at = url.indexOf('?');
+      const path = at < 0 ? url : url.slice(0, at);
       // HEAD is answered from GET's entry (same headers, no body)
-      return [
-        'GET',
-        current,
-        request.apiKey.plan,
-        request.headers.accept ?? '',
-        path,
-        normalizedQuery(url),
-      ].join('\n');
+      return `GET\n${current}\n${request.apiKey.plan}\n${request.headers.accept ?? ''}\n${path}\n${at < 0 ? '' : normalizedQuery(url)}`;
     };
 
     app.decorateRequest('cacheEntry', null);
