@@ -13,8 +13,7 @@
  * Paths rotate over every product, GTIN and many queries, and requests rotate over 2,500
  * Enterprise keys (each limited to 1,000 a minute), so the numbers are neither one cached
  * row nor one key's limit. The bare routes are asked the same way (a new path and a key
- * header each time) and answer with a sample answer's body and headers, so the client works
- * alike for both.
+ * header each time), so the client works alike for both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -59,33 +58,14 @@ const DATA_DIR = args.dataDir;
 /** 1,000 requests a minute each: more than the whole bench sends in a minute at 40,000 req/s */
 const KEYS = 2_500;
 
-/** A sample answer of the API, for a bare route to answer the same. */
-interface Sample {
-  body: string;
-  /** its response headers, but those every Node server sets (length, date, connection, type) */
-  headers: Record<string, string>;
-}
-
-/**
- * Child mode: the bare routes, answering fixed bodies (a product's, a search page's) with
- * the headers the API sent with them. The client parses every header of every answer: a
- * bare answer without the API's dozen left it less work on the bare side of each ratio
- * (35k demo, loaded machine: 63–70 µs of client CPU per bare answer against 94–102 per
- * product answer of the same size), and on two cores the client's CPU bounds req/s too.
- */
-async function serveBare(port: number, sample: Sample, searchSample: Sample): Promise<void> {
+/** Child mode: the bare routes, answering fixed bodies (a product's, a search page's). */
+async function serveBare(port: number, body: string, searchBody: string): Promise<void> {
   const app = Fastify({ logger: false });
-  const payload = JSON.parse(sample.body) as unknown;
-  const searchPayload = JSON.parse(searchSample.body) as unknown;
+  const payload = JSON.parse(body) as unknown;
+  const searchPayload = JSON.parse(searchBody) as unknown;
   // any path under them: the bench requests them the way it requests the API (below)
-  app.get('/bare/*', async (_request, reply) => {
-    reply.headers(sample.headers);
-    return payload;
-  });
-  app.get('/bare-search', async (_request, reply) => {
-    reply.headers(searchSample.headers);
-    return searchPayload;
-  });
+  app.get('/bare/*', async () => payload);
+  app.get('/bare-search', async () => searchPayload);
   await app.listen({ port, host: '127.0.0.1' });
   process.send?.('ready');
 }
@@ -282,29 +262,19 @@ async function main(): Promise<void> {
     await waitForServer(`${api}/v2/products/${ids[0]}`, apiServer, args.readyTimeout, headers);
     await waitForServer(`${uncached}/v2/products/${ids[0]}`, uncachedServer, args.readyTimeout, headers);
     // bare bodies as large as a median product response and a median first search page
-    const median = async (paths: string[]): Promise<Sample> => {
-      const samples = await Promise.all(
-        paths.map(async (p): Promise<Sample> => {
-          // as autocannon asks: no Accept-Encoding, so the body and headers of an identity answer
-          const response = await fetch(`${api}${p}`, {
-            headers: { ...headers, 'accept-encoding': 'identity' },
-          });
-          const own = new Set(['content-length', 'content-type', 'date', 'connection', 'keep-alive']);
-          return {
-            body: await response.text(),
-            headers: Object.fromEntries([...response.headers].filter(([name]) => !own.has(name))),
-          };
-        }),
+    const median = async (paths: string[]) => {
+      const bodies = await Promise.all(
+        paths.map(async (p) => (await fetch(`${api}${p}`, { headers })).text()),
       );
-      return samples.sort((a, b) => a.body.length - b.body.length)[samples.length >> 1] as Sample;
+      return bodies.sort((a, b) => a.length - b.length)[bodies.length >> 1] as string;
     };
     const sample = await median(ids.slice(0, 101).map((id) => `/v2/products/${id}`));
     const searchSample = await median(
       queries.slice(0, 21).map((q) => `/v2/products?q=${encodeURIComponent(q)}`),
     );
     const bareServer = startChild([import.meta.filename, '--bare', String(barePort)], {
-      BENCH_SAMPLE: JSON.stringify(sample),
-      BENCH_SEARCH_SAMPLE: JSON.stringify(searchSample),
+      BENCH_BODY: sample,
+      BENCH_SEARCH_BODY: searchSample,
     });
     children.push(bareServer);
     if (bareServer.pid) serverPids.set(bare, bareServer.pid);
@@ -312,7 +282,7 @@ async function main(): Promise<void> {
 
     const enc = encodeURIComponent;
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per endpoint (p50 and p99 of the median round); bare bodies ${sample.body.length} bytes (product), ${searchSample.body.length} bytes (search page), each with the headers the API sent with it\n`,
+      `autocannon: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per endpoint (p50 and p99 of the median round); bare bodies ${sample.length} bytes (product), ${searchSample.length} bytes (search page)\n`,
     );
     // warm-up: the first requests on a snapshot load its caches (reference data, search
     // vectors, product documents kept in memory): every product is read once, so the rounds
@@ -453,11 +423,7 @@ async function main(): Promise<void> {
 }
 
 if (args.bare !== undefined)
-  await serveBare(
-    args.bare,
-    JSON.parse(process.env.BENCH_SAMPLE ?? '{"body":"{}","headers":{}}') as Sample,
-    JSON.parse(process.env.BENCH_SEARCH_SAMPLE ?? '{"body":"{}","headers":{}}') as Sample,
-  );
+  await serveBare(args.bare, process.env.BENCH_BODY ?? '{}', process.env.BENCH_SEARCH_BODY ?? '{}');
 else await main();
 
 /**
