@@ -66,7 +66,8 @@ export class DocumentCache {
   set(id: string, document: KeptDocument): void {
     const lru = this.#lru;
     if (!lru) return;
-    if ((this.#asked as FrequencySketch).admits(lru, this.#limits, id, sizeOf(id, document)))
+    // a document it holds already is replaced: admission decides between different ones
+    if (lru.has(id) || (this.#asked as FrequencySketch).admits(lru, this.#limits, id, sizeOf(id, document)))
       lru.set(id, document);
   }
 
