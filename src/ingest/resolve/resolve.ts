@@ -114,7 +114,8 @@ function bestPerSlot(edges: readonly Edge[], slots: Int32Array, slotCount: numbe
   const best = new Float64Array(slotCount).fill(-1);
   edges.forEach((e, p) => {
     if (e.conflict) return;
-    for (const slot of [slots[2 * p]!, slots[2 * p + 1]!]) if (e.probability > best[slot]!) best[slot] = e.probability;
+    for (const slot of [slots[2 * p]!, slots[2 * p + 1]!])
+      if (e.probability > best[slot]!) best[slot] = e.probability;
   });
   return best;
 }
