@@ -68,4 +68,52 @@ describe('DocumentCache', () => {
     expect(cache.get('a')).toBeUndefined();
     expect(cache.size).toBe(0);
   });
+
+  it('keeps packed documents in their own budget, copied, and reads them back whole', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1_000, max: 20_000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 1_500 })), {
+          maxLength: 200,
+        }),
+        (budget, writes) => {
+          const cache = new DocumentCache(0, budget);
+          // a snapshot's packed document never changes: one held already is kept as it is
+          const first = new Map<number, number>();
+          for (const [n, size] of writes) {
+            if (!cache.getPacked(String(n))) first.delete(n);
+            if (!first.has(n)) first.set(n, size);
+            const packed = new Uint8Array(size).fill(n);
+            cache.get(String(n));
+            cache.setPacked(String(n), { packed, knowledge: null, etag: `"e${n}"` });
+            // the caller's bytes may be reused (SQLite's): the kept copy must not change with them
+            packed.fill(255);
+            expect(cache.size).toBeLessThanOrEqual(budget);
+            const back = cache.getPacked(String(n));
+            if (back) {
+              expect(Buffer.from(back.packed).equals(Buffer.alloc(first.get(n) as number, n))).toBe(true);
+              expect(back.etag).toBe(`"e${n}"`);
+            }
+          }
+          // no decoded budget: nothing decoded is kept
+          cache.set('x', doc(1, 10));
+          expect(cache.get('x')).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  // the same regression as above, for the packed documents: a cycle over more than fit
+  it('keeps the packed documents it holds through a cycle over more than fit', () => {
+    const cache = new DocumentCache(0, 100_000); // about 130 packed documents of 600 bytes
+    let hits = 0;
+    for (let pass = 0; pass < 5; pass++)
+      for (let n = 0; n < 400; n++) {
+        const id = String(n);
+        cache.get(id);
+        if (cache.getPacked(id)) hits++;
+        else cache.setPacked(id, { packed: new Uint8Array(600), knowledge: null, etag: '"e"' });
+      }
+    expect(hits).toBeGreaterThan(4 * 100);
+  });
 });

@@ -73,22 +73,50 @@ function kept(db: Db, read: DocumentReader, row: DocumentRow): KeptDocument {
 }
 
 /**
+ * Product `id`'s document from `cache`: decoded, or unpacked from its packed copy (and then
+ * offered to the decoded ones); undefined when it holds neither.
+ */
+function cachedDocument(read: DocumentReader, id: string, cache: DocumentCache): KeptDocument | undefined {
+  const known = cache.get(id);
+  if (known) return known;
+  const packed = cache.getPacked(id);
+  if (!packed) return undefined;
+  const document = { json: read(packed.packed), knowledge: packed.knowledge, etag: packed.etag };
+  cache.set(id, document);
+  return document;
+}
+
+/** Reads a row as kept, and offers both its decoded and (in a packed snapshot) its packed form to `cache`. */
+function keepRow(
+  db: Db,
+  read: DocumentReader,
+  id: string,
+  row: DocumentRow,
+  cache?: DocumentCache,
+): KeptDocument {
+  const document = kept(db, read, row);
+  if (cache) {
+    cache.set(id, document);
+    if (typeof row.json !== 'string')
+      cache.setPacked(id, { packed: row.json, knowledge: document.knowledge, etag: document.etag });
+  }
+  return document;
+}
+
+/**
  * The stored document of product `id` (its list form, `_knowledge` meta and ETag), or null
  * when the product is unknown or the snapshot predates stored documents; from `cache` when
  * it holds the product, and offered to it once read.
  */
 function keptDocument(db: Db, id: string, cache?: DocumentCache): KeptDocument | null {
-  const known = cache?.get(id);
-  if (known) return known;
   const read = documentReader(db);
   if (!read) return null;
+  const known = cache && cachedDocument(read, id, cache);
+  if (known) return known;
   const row = stmt(db, 'SELECT json, knowledge_json, etag FROM product_documents WHERE id = ?').get(id) as
     | DocumentRow
     | undefined;
-  if (!row) return null;
-  const document = kept(db, read, row);
-  cache?.set(id, document);
-  return document;
+  return row ? keepRow(db, read, id, row, cache) : null;
 }
 
 /**
@@ -107,24 +135,21 @@ export function productDocument(db: Db, id: string, cache?: DocumentCache): Prod
  * read of its packed rows at all, and the rows it does read are offered to the cache.
  */
 export function listDocuments(db: Db, ids: readonly string[], cache?: DocumentCache): string[] {
+  const read = documentReader(db);
+  if (!read) return [];
   const found = new Map<string, string>();
   const missing: string[] = [];
   for (const id of ids) {
-    const known = cache?.get(id);
+    const known = cache && cachedDocument(read, id, cache);
     if (known) found.set(id, known.json);
     else missing.push(id);
   }
-  const read = missing.length > 0 ? documentReader(db) : null;
-  if (read) {
+  if (missing.length > 0) {
     const rows = stmt(
       db,
       'SELECT id, json, knowledge_json, etag FROM product_documents WHERE id IN (SELECT value FROM json_each(?))',
     ).all(JSON.stringify(missing)) as (DocumentRow & { id: string })[];
-    for (const row of rows) {
-      const document = kept(db, read, row);
-      cache?.set(row.id, document);
-      found.set(row.id, document.json);
-    }
+    for (const row of rows) found.set(row.id, keepRow(db, read, row.id, row, cache).json);
   }
   const out: string[] = [];
   for (const id of ids) {
