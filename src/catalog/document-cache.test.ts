@@ -116,4 +116,13 @@ describe('DocumentCache', () => {
       }
     expect(hits).toBeGreaterThan(4 * 100);
   });
+
+  // regression: a fractional budget (SHELF_DOCUMENT_CACHE_MB=0.05) threw in the LRU, and the
+  // server that opened the snapshot with it answered every request 503 CATALOG_UNAVAILABLE
+  it('regression: takes a fractional byte budget', () => {
+    const cache = new DocumentCache(52_428.8 / 2, 52_428.8 / 2);
+    cache.get('a');
+    cache.set('a', doc(1, 10));
+    expect(cache.get('a')).toEqual(doc(1, 10));
+  });
 });

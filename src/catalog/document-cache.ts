@@ -58,7 +58,10 @@ export class DocumentCache {
    * that misses the decoded ones costs an inflate (~15 µs) instead of a SQLite row and an
    * inflate (~35 µs, measured loaded under `npm run bench`).
    */
-  constructor(maxBytes: number, packedBytes = 0) {
+  constructor(maxBytesAsked: number, packedBytesAsked = 0) {
+    // whole bytes: the LRU refuses a fractional budget (SHELF_DOCUMENT_CACHE_MB=0.05)
+    const maxBytes = Math.floor(maxBytesAsked);
+    const packedBytes = Math.floor(packedBytesAsked);
     // about 4 KB a document: the sketch counts for a few times the documents that fit
     const maxEntries = Math.max(1024, Math.ceil(maxBytes / 1024));
     // about 700 bytes a packed document
