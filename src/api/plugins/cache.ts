@@ -11,7 +11,7 @@ import {
   compressPrefix,
   finishEncoded,
 } from './encoded-body.js';
-import { meta } from './envelope.js';
+import { metaJson } from './envelope.js';
 
 /**
  * A cached success response: its body split around `meta`, so each hit gets fresh meta, or
@@ -249,7 +249,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       // an entry without a body: the route answers (cacheByReference)
       const { head, tail } = entry;
       if (head === undefined || tail === undefined) return done();
-      const middle = entry.raw ? EMPTY : Buffer.from(JSON.stringify(meta(request)));
+      const middle = entry.raw ? EMPTY : Buffer.from(metaJson(request));
       reply.send(sendParts(request, reply, entry, { head, middle, tail }));
     });
 

@@ -74,10 +74,18 @@ export function negotiateEncoding(header: string | undefined): ContentCoding {
  * Anything else (images, archives such as an export already gzipped) is sent as it is.
  */
 export function compressible(contentType: string): boolean {
+  const known = compressibleTypes.get(contentType);
+  if (known !== undefined) return known;
   const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (type === 'text/event-stream') return false;
-  return /^text\/|[/+](json|xml)$|^application\/(javascript|(x-)?ndjson)$/.test(type);
+  const result =
+    type !== 'text/event-stream' &&
+    /^text\/|[/+](json|xml)$|^application\/(javascript|(x-)?ndjson)$/.test(type);
+  // the routes send a handful of types, asked about on every response (a few µs of each)
+  if (compressibleTypes.size < 256) compressibleTypes.set(contentType, result);
+  return result;
 }
+
+const compressibleTypes = new Map<string, boolean>();
 
 /** Adds `Accept-Encoding` to the reply's Vary (once, beside what is there, such as Origin). */
 export function varyOnEncoding(reply: FastifyReply): void {
