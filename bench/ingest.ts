@@ -24,7 +24,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { progressPrinter } from '../src/cli/progress.js';
 import { loadContent } from '../src/content/index.js';
-import { DEFAULT_DEMO_PRODUCTS, type DemoResult, generateDemo, scoreAgainstTruth } from '../src/demo/index.js';
+import {
+  DEFAULT_DEMO_PRODUCTS,
+  type DemoResult,
+  generateDemo,
+  scoreAgainstTruth,
+} from '../src/demo/index.js';
 import { runIngest } from '../src/ingest/index.js';
 
 const argv = process.argv.slice(2);
