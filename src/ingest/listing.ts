@@ -182,3 +182,46 @@ export function normalizeRow(row: RawRow, retailer: string): NormalizeResult {
     issues,
   };
 }
+
+/** The listing fields whose values repeat across listings: a retailer, a category, a brand. */
+const REPEATED_FIELDS = [
+  'file',
+  'retailer',
+  'currency',
+  'availability',
+  'sourceType',
+  'brandName',
+  'categoryPath',
+  'googleCategory',
+  'color',
+  'size',
+] as const;
+
+/**
+ * One string per distinct value of the listings' repeated fields and spec values. A listing
+ * read on a worker thread arrives with its own copy of every string (structured clone keeps
+ * no sharing across messages); at a million listings the copies of a feed's path, a retailer
+ * slug or `Stainless Steel` are hundreds of megabytes of heap (issue 20).
+ */
+export class ListingStrings {
+  readonly #pool = new Map<string, string>();
+
+  #of(value: string): string {
+    const seen = this.#pool.get(value);
+    if (seen !== undefined) return seen;
+    this.#pool.set(value, value);
+    return value;
+  }
+
+  /** Replaces the listing's repeated strings by the pooled ones (in place); returns it. */
+  share(listing: Listing): Listing {
+    const fields = listing as unknown as Record<string, unknown>;
+    for (const field of REPEATED_FIELDS) {
+      const value = fields[field];
+      if (typeof value === 'string') fields[field] = this.#of(value);
+    }
+    const specs = listing.rawSpecs;
+    for (const name in specs) specs[name] = this.#of(specs[name]!);
+    return listing;
+  }
+}

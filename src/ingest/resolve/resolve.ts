@@ -3,7 +3,7 @@
  * variant groups. Pure and deterministic: the same records in the same order give the same
  * result.
  */
-import { candidatePairs } from './blocking.js';
+import { candidateEnds } from './blocking.js';
 import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
@@ -114,18 +114,14 @@ export function scoreCandidates(
   opts: Required<ResolveOptions>,
 ): { corpus: Corpus; edges: Edge[]; learned: LearnedModel | null } {
   const corpus = buildCorpus(records);
-  const pairs = candidatePairs(corpus, opts);
-  const ends = new Int32Array(pairs.length * 2);
-  pairs.forEach(([i, j], p) => {
-    ends[2 * p] = i;
-    ends[2 * p + 1] = j;
-  });
-  const levels = new Uint8Array(pairs.length * FEATURES.length);
-  const initial = new Float64Array(pairs.length);
+  const ends = candidateEnds(corpus, opts);
+  const pairCount = ends.length / 2;
+  const levels = new Uint8Array(pairCount * FEATURES.length);
+  const initial = new Float64Array(pairCount);
   const scored = scorePairs(corpus, ends, levels, initial);
-  const edges: Edge[] = pairs.map(([i, j], p) => ({
-    i,
-    j,
+  const edges: Edge[] = Array.from({ length: pairCount }, (_, p) => ({
+    i: ends[2 * p]!,
+    j: ends[2 * p + 1]!,
     probability: initial[p]!,
     conflict: scored.conflict[p] === 1,
     method: scored.method[p]!,
@@ -135,14 +131,16 @@ export function scoreCandidates(
     const sourceOf = corpus.features.map((f) => f.source);
     const sourceIds = new Map<string, number>();
     for (const src of sourceOf) if (!sourceIds.has(src)) sourceIds.set(src, sourceIds.size);
-    const slots = new Int32Array(pairs.length * 2);
-    const nonMatch = new Uint8Array(pairs.length);
+    const slots = new Int32Array(pairCount * 2);
+    const nonMatch = new Uint8Array(pairCount);
     const sourceCount = sourceIds.size;
-    pairs.forEach(([i, j], p) => {
+    for (let p = 0; p < pairCount; p++) {
+      const i = ends[2 * p]!;
+      const j = ends[2 * p + 1]!;
       slots[2 * p] = i * sourceCount + sourceIds.get(sourceOf[j]!)!;
       slots[2 * p + 1] = j * sourceCount + sourceIds.get(sourceOf[i]!)!;
       nonMatch[p] = edges[p]!.conflict ? 1 : 0;
-    });
+    }
     const constraints = {
       slots: opts.oneToOne ? slots : null,
       nonMatch,
