@@ -105,6 +105,34 @@ function previousIdsOf(clusters: readonly number[][], carried: Carried): (string
   return ids;
 }
 
+/** Every candidate pair, scored: pair `p` joins `ends[2p]` and `ends[2p + 1]`. */
+interface ScoredCandidates {
+  corpus: Corpus;
+  ends: Int32Array;
+  /** the final match probability of each pair */
+  probability: Float64Array;
+  /** 1 where the pair carries hard evidence of two different products */
+  conflict: Uint8Array;
+  method: MatchMethod[];
+  learned: LearnedModel | null;
+}
+
+/** The pairs `keep` accepts as clustering edges, in pair order. */
+function edgesOf(scored: ScoredCandidates, keep: (p: number) => boolean): Edge[] {
+  const { ends, probability, conflict, method } = scored;
+  const edges: Edge[] = [];
+  for (let p = 0; p < probability.length; p++)
+    if (keep(p))
+      edges.push({
+        i: ends[2 * p]!,
+        j: ends[2 * p + 1]!,
+        probability: probability[p]!,
+        conflict: conflict[p] === 1,
+        method: method[p]!,
+      });
+  return edges;
+}
+
 /**
  * Candidate pairs with their final match probability: the fixed score, vetted by the weights
  * learned from this batch. Exported for the evaluation's diagnostics (eval/er.ts).
@@ -113,37 +141,35 @@ export function scoreCandidates(
   records: ResolveRecord[],
   opts: Required<ResolveOptions>,
 ): { corpus: Corpus; edges: Edge[]; learned: LearnedModel | null } {
+  const scored = scoreAll(records, opts);
+  return { corpus: scored.corpus, edges: edgesOf(scored, () => true), learned: scored.learned };
+}
+
+/** {@link scoreCandidates} in typed arrays: a million records have millions of pairs. */
+function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): ScoredCandidates {
   const corpus = buildCorpus(records);
   const ends = candidateEnds(corpus, opts);
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
   const initial = new Float64Array(pairCount);
-  const scored = scorePairs(corpus, ends, levels, initial);
-  const edges: Edge[] = Array.from({ length: pairCount }, (_, p) => ({
-    i: ends[2 * p]!,
-    j: ends[2 * p + 1]!,
-    probability: initial[p]!,
-    conflict: scored.conflict[p] === 1,
-    method: scored.method[p]!,
-  }));
+  const { conflict, method } = scorePairs(corpus, ends, levels, initial);
+  const probability = initial.slice();
   let learned: LearnedModel | null = null;
   if (opts.learn) {
     const sourceOf = corpus.features.map((f) => f.source);
     const sourceIds = new Map<string, number>();
     for (const src of sourceOf) if (!sourceIds.has(src)) sourceIds.set(src, sourceIds.size);
     const slots = new Int32Array(pairCount * 2);
-    const nonMatch = new Uint8Array(pairCount);
     const sourceCount = sourceIds.size;
     for (let p = 0; p < pairCount; p++) {
       const i = ends[2 * p]!;
       const j = ends[2 * p + 1]!;
       slots[2 * p] = i * sourceCount + sourceIds.get(sourceOf[j]!)!;
       slots[2 * p + 1] = j * sourceCount + sourceIds.get(sourceOf[i]!)!;
-      nonMatch[p] = edges[p]!.conflict ? 1 : 0;
     }
     const constraints = {
       slots: opts.oneToOne ? slots : null,
-      nonMatch,
+      nonMatch: conflict,
       slotCount: records.length * sourceCount,
     };
     const result = learnMatches(levels, initial, constraints);
@@ -152,16 +178,16 @@ export function scoreCandidates(
     // the fixed score (its scale is what the clustering bars are set on); a pair neither
     // accepts can only go down to the learned posterior, so a weak pair that this batch's
     // evidence does not support can no longer pass as a mutual best match.
-    edges.forEach((e, p) => {
+    for (let p = 0; p < pairCount; p++) {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
       // With `titleOnlyVeto`, a pair resting on title words alone needs both scores.
-      const veto = opts.titleOnlyVeto && e.method === 'title_similarity';
-      e.probability =
+      const veto = opts.titleOnlyVeto && method[p] === 'title_similarity';
+      probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
-    });
+    }
   }
-  return { corpus, edges, learned };
+  return { corpus, ends, probability, conflict, method, learned };
 }
 
 /**
@@ -171,7 +197,14 @@ export function scoreCandidates(
  */
 export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
   const opts = { ...DEFAULTS, ...options };
-  const { corpus, edges, learned } = scoreCandidates(records, opts);
+  const scored = scoreAll(records, opts);
+  const { corpus, learned } = scored;
+  // clustering only ever looks at a pair that is a conflict or clears the lower (mutual best)
+  // bar: most candidate pairs are neither, and need no edge object
+  const edges = edgesOf(
+    scored,
+    (p) => scored.conflict[p] === 1 || scored.probability[p]! >= opts.mutualBestThreshold,
+  );
   const sameItem = sameItemGroups(corpus);
   const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
   const { clusters, confidence, matches } = clusterRecords(
