@@ -59,6 +59,32 @@ describe('one 400 names every invalid field, of the schema and of the later chec
     );
   });
 
+  it('regression: knowledge with type and code in conflict is a 400 with the schema fields, before a 404', async () => {
+    const both = await get(
+      server.url,
+      '/v2/product-types/dishwasher/knowledge?context=nope&type=lifespan&code=E24',
+      key,
+    );
+    expectError(both, 400, 'VALIDATION_ERROR');
+    expect(fieldsOf(both.body)).toEqual(['context', 'type']);
+    const unknownType = await get(
+      server.url,
+      '/v2/product-types/no-such-type/knowledge?type=lifespan&code=E24',
+      key,
+    );
+    expectError(unknownType, 400, 'VALIDATION_ERROR');
+    expect(fieldsOf(unknownType.body)).toEqual(['type']);
+    // a key without the plan still hears about its invalid parameters first, as before
+    const free = await get(
+      server.url,
+      '/v2/product-types/dishwasher/knowledge?context=nope',
+      catalog.key('free'),
+    );
+    expectError(free, 400, 'VALIDATION_ERROR');
+    const freeValid = await get(server.url, '/v2/product-types/dishwasher/knowledge', catalog.key('free'));
+    expectError(freeValid, 403, 'PLAN_REQUIRED');
+  });
+
   it('POST /v2/products/search names the body fields of both kinds', async () => {
     const response = await post('/v2/products/search', {
       mode: 'fuzzy',
