@@ -22,6 +22,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   learn: true,
   oneToOne: true,
   titleOnlyVeto: false,
+  secondChoiceVeto: true,
 };
 
 /**
@@ -106,6 +107,20 @@ function previousIdsOf(clusters: readonly number[][], carried: Carried): (string
 }
 
 /**
+ * The highest fixed score of any candidate pair without a hard conflict at each slot (a
+ * listing toward one other retailer, see `PairConstraints.slots` in learn.ts).
+ */
+function bestPerSlot(edges: readonly Edge[], slots: Int32Array, slotCount: number): Float64Array {
+  const best = new Float64Array(slotCount).fill(-1);
+  edges.forEach((e, p) => {
+    if (e.conflict) return;
+    for (const slot of [slots[2 * p]!, slots[2 * p + 1]!])
+      if (e.probability > best[slot]!) best[slot] = e.probability;
+  });
+  return best;
+}
+
+/**
  * Candidate pairs with their final match probability: the fixed score, vetted by the weights
  * learned from this batch. Exported for the evaluation's diagnostics (eval/er.ts).
  */
@@ -154,11 +169,15 @@ export function scoreCandidates(
     // the fixed score (its scale is what the clustering bars are set on); a pair neither
     // accepts can only go down to the learned posterior, so a weak pair that this batch's
     // evidence does not support can no longer pass as a mutual best match.
+    const best = opts.secondChoiceVeto ? bestPerSlot(edges, slots, records.length * sourceCount) : null;
     edges.forEach((e, p) => {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
-      // With `titleOnlyVeto`, a pair resting on title words alone needs both scores.
-      const veto = opts.titleOnlyVeto && e.method === 'title_similarity';
+      // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
+      // `secondChoiceVeto`, so does one that is not the first choice of both its listings.
+      const secondChoice =
+        best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
+      const veto = (opts.titleOnlyVeto || secondChoice) && e.method === 'title_similarity';
       e.probability =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     });
