@@ -4,7 +4,7 @@
  * that fits one set shows up here as a held-out score below that set's own best; the
  * figures go to docs/ingest.md.
  *
- *   npx tsx eval/er-loo.ts [--demo-products 2000] [--orphans 0.7]
+ *   npx tsx eval/er-loo.ts [--demo-products 2000] [--orphans 0.7] [--rule secondChoiceVeto]
  *
  * The sets are the shared benchmarks under ../shared/data/er (resolver alone on their rows),
  * the demo catalog through the real ingest (smaller than eval:er's, for time), and with
@@ -17,6 +17,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolveOptions } from '../src/ingest/resolve/index.js';
+import { DEFAULTS } from '../src/ingest/resolve/resolve.js';
 import {
   type Dataset,
   evaluate,
@@ -35,11 +36,22 @@ const flag = (name: string, fallback: number): number => {
 const demoProducts = flag('--demo-products', 2000);
 const orphans = flag('--orphans', 0);
 
-/** The settings compared: the clustering's two bars around their defaults (0.5 / 0.25). */
+/**
+ * `--rule name`: a boolean resolver option (e.g. `secondChoiceVeto`) chosen on the other sets
+ * together with the bars, so a rule is kept only if the other sets pick it.
+ */
+const ruleAt = argv.indexOf('--rule');
+const rule = ruleAt >= 0 ? argv[ruleAt + 1] : undefined;
+if (rule !== undefined && !(rule in DEFAULTS && typeof DEFAULTS[rule as keyof typeof DEFAULTS] === 'boolean'))
+  throw new Error(`--rule expects a boolean resolver option, got "${rule}"`);
+
+/** The settings compared: the clustering's two bars around their defaults (0.5 / 0.25), and the rule. */
 const GRID: ResolveOptions[] = [];
-for (const threshold of [0.4, 0.5, 0.6, 0.7])
-  for (const mutualBestThreshold of [0.15, 0.25, 0.35, 0.5])
-    if (mutualBestThreshold <= threshold) GRID.push({ threshold, mutualBestThreshold });
+for (const value of rule ? [true, false] : [undefined])
+  for (const threshold of [0.4, 0.5, 0.6, 0.7])
+    for (const mutualBestThreshold of [0.15, 0.25, 0.35, 0.5])
+      if (mutualBestThreshold <= threshold)
+        GRID.push({ threshold, mutualBestThreshold, ...(rule ? { [rule]: value } : {}) });
 
 const fBeta = (r: PairScores, beta: number): number => {
   const b2 = beta * beta;
@@ -70,9 +82,15 @@ for (const options of GRID) {
   console.error(`${JSON.stringify(options)} ${row.map((r) => r.f1.toFixed(3)).join(' ')}`);
 }
 
-const label = (o: ResolveOptions) => `${o.threshold} / ${o.mutualBestThreshold}`;
+const label = (o: ResolveOptions) =>
+  `${o.threshold} / ${o.mutualBestThreshold}${rule ? ` / ${rule} ${String(o[rule as keyof ResolveOptions])}` : ''}`;
 const fmt = (r: PairScores) => `${r.precision.toFixed(3)} / ${r.recall.toFixed(3)} / ${r.f1.toFixed(3)}`;
-const defaultsAt = GRID.findIndex((o) => o.threshold === 0.5 && o.mutualBestThreshold === 0.25);
+const defaultsAt = GRID.findIndex(
+  (o) =>
+    o.threshold === DEFAULTS.threshold &&
+    o.mutualBestThreshold === DEFAULTS.mutualBestThreshold &&
+    (!rule || o[rule as keyof ResolveOptions] === DEFAULTS[rule as keyof typeof DEFAULTS]),
+);
 console.log(
   '| held-out set | chosen on the others (threshold / mutual bar) | held-out P / R / F1 | defaults P / R / F1 | best setting for this set alone |',
 );

@@ -15,6 +15,9 @@
  *   npm run eval:er -- --orphans 0.5
  *                                 also score each set with that share of the second side's
  *                                 partnered listings removed (see withOrphans)
+ *   npm run eval:er -- --orphans 0.5 --orphan-side first
+ *                                 the same with the first side's removed, so the other
+ *                                 side's listings are mostly without a partner
  *
  * Everything dataset-specific comes from each folder's `dataset.json`. By default each side
  * is written as a retailer's Merchant Center CSV feed and goes through the real ingest
@@ -264,22 +267,22 @@ function unitHash(text: string): number {
 }
 
 /**
- * A harder copy of a benchmark: `share` of the second side's listings that have a true
- * partner are removed (chosen by a hash of their id), with their true pairs. Their partners
- * on the first side are left without a match, as most listings of a real retailer pair are
+ * A harder copy of a benchmark: `share` of the second side's listings (or the first's, with
+ * `side` 0) that have a true partner are removed (chosen by a hash of their id), with their
+ * true pairs. Their partners on the other side are left without a match, as most listings of a real retailer pair are
  * (on the benchmarks most listings were kept because they have a partner). A matcher that
  * merges every listing with its most similar remaining candidate loses precision here; one
  * that weighs how much evidence a merge has does not.
  */
-export function withOrphans(dataset: Dataset, share: number): Dataset {
-  const partnered = new Set(dataset.matches.map(([, b]) => b));
+export function withOrphans(dataset: Dataset, share: number, side: 0 | 1 = 1): Dataset {
+  const partnered = new Set(dataset.matches.map((pair) => pair[side]));
   const removed = new Set([...partnered].filter((id) => unitHash(id) < share));
   return {
-    name: `${dataset.name}-orphans${Math.round(share * 100)}`,
-    sides: dataset.sides.map((side, k) =>
-      k === 1 ? { ...side, rows: side.rows.filter((r) => !removed.has(r.id)) } : side,
+    name: `${dataset.name}-orphans${Math.round(share * 100)}${side === 0 ? '-first' : ''}`,
+    sides: dataset.sides.map((s, k) =>
+      k === side ? { ...s, rows: s.rows.filter((r) => !removed.has(r.id)) } : s,
     ),
-    matches: dataset.matches.filter(([, b]) => !removed.has(b)),
+    matches: dataset.matches.filter((pair) => !removed.has(pair[side])),
   };
 }
 
@@ -434,7 +437,7 @@ async function main(argv: string[]): Promise<void> {
   const rows: string[] = [];
   const row = (name: string, r: PairScores, predicted: number, truePairs: number, seconds: number) =>
     [
-      name.padEnd(24),
+      name.padEnd(30),
       r.precision.toFixed(3).padStart(9),
       r.recall.toFixed(3).padStart(7),
       r.f1.toFixed(3).padStart(6),
@@ -445,9 +448,13 @@ async function main(argv: string[]): Promise<void> {
   const orphansFlag = argv.indexOf('--orphans');
   const orphans = orphansFlag >= 0 ? Number(argv[orphansFlag + 1]) : 0;
   if (!(orphans >= 0 && orphans < 1)) throw new Error('--orphans expects a share in [0, 1)');
+  const sideFlag = argv.indexOf('--orphan-side');
+  const sideName = sideFlag >= 0 ? argv[sideFlag + 1] : 'second';
+  if (sideName !== 'first' && sideName !== 'second') throw new Error('--orphan-side expects first or second');
+  const side = sideName === 'first' ? 0 : 1;
   for (const dir of dirs) {
     const loaded = loadDataset(dir);
-    for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans)] : [loaded]) {
+    for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans, side)] : [loaded]) {
       const r = await evaluate(dataset, direct);
       results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
       rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));
@@ -467,7 +474,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   console.log(
-    ['dataset'.padEnd(24), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
+    ['dataset'.padEnd(30), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
       ' ',
     ),
   );

@@ -11,14 +11,28 @@ export type UsageField = keyof UsageCounts;
 
 export const emptyUsage = (): UsageCounts => ({ requests: 0, cached: 0, errors: 0 });
 
+/**
+ * The UTC month holding the moment last asked about: every counted request asks for its
+ * month and the time to its end, and nearly all of them fall in the same month.
+ */
+let known = { start: 0, end: 0, month: '' };
+
+function monthAt(now: number): { start: number; end: number; month: string } {
+  if (now >= known.start && now < known.end) return known;
+  const d = new Date(now);
+  known = {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+    month: d.toISOString().slice(0, 7),
+  };
+  return known;
+}
+
 /** `YYYY-MM` of a moment, in UTC: months are counted in UTC. */
-export const monthOf = (now: number): string => new Date(now).toISOString().slice(0, 7);
+export const monthOf = (now: number): string => monthAt(now).month;
 
 /** Milliseconds from `now` to the start of the next UTC month (the monthly window's end). */
-export function msToMonthEnd(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - now;
-}
+export const msToMonthEnd = (now: number): number => monthAt(now).end - now;
 
 /** One row of the usage report. */
 export interface UsageRow extends UsageCounts {

@@ -3,7 +3,7 @@ import fastJson from 'fast-json-stringify';
 import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
-import type { DocumentCache, ProductDocument } from './document-cache.js';
+import type { DocumentCache, KeptDocument, ProductDocument } from './document-cache.js';
 import { storedDictionaries, storedDictionary, unpackDocument, unpackNumbered } from './document-codec.js';
 import { COMPACT_VERSION } from './schema.js';
 
@@ -49,24 +49,89 @@ export function documentReader(db: Db): DocumentReader | null {
   return readers(db, '', readerOf);
 }
 
+const knowledgeTexts = perConnection<string>({ max: 4096 });
+
 /**
- * The stored JSON of a product's default response (see migrations/002-read-models.ts), or
- * null when the product is unknown or the snapshot predates stored documents; from `kept`
- * when it holds the product, and kept there once read.
+ * A stored `_knowledge` meta as JSON. Products of a type share their text (ingest packs each
+ * distinct text once: 217 of them for the 35k demo), so it is decoded once per snapshot and
+ * the one string shared, instead of an inflate on every read.
  */
-export function productDocument(db: Db, id: string, kept?: DocumentCache): ProductDocument | null {
-  const known = kept?.get(id);
+function knowledgeText(db: Db, read: DocumentReader, stored: string | Uint8Array): string {
+  const key = typeof stored === 'string' ? stored : Buffer.from(stored).toString('latin1');
+  return knowledgeTexts(db, key, () => read(stored));
+}
+
+type DocumentRow = { json: string | Buffer; knowledge_json: string | Buffer | null; etag: string };
+
+/** A stored document row as kept in memory (document-cache.ts). */
+function kept(db: Db, read: DocumentReader, row: DocumentRow): KeptDocument {
+  return {
+    json: read(row.json),
+    knowledge: row.knowledge_json === null ? null : knowledgeText(db, read, row.knowledge_json),
+    etag: row.etag,
+  };
+}
+
+/**
+ * The stored document of product `id` (its list form, `_knowledge` meta and ETag), or null
+ * when the product is unknown or the snapshot predates stored documents; from `cache` when
+ * it holds the product, and offered to it once read.
+ */
+function keptDocument(db: Db, id: string, cache?: DocumentCache): KeptDocument | null {
+  const known = cache?.get(id);
   if (known) return known;
   const read = documentReader(db);
   if (!read) return null;
   const row = stmt(db, 'SELECT json, knowledge_json, etag FROM product_documents WHERE id = ?').get(id) as
-    | { json: string | Buffer; knowledge_json: string | Buffer | null; etag: string }
+    | DocumentRow
     | undefined;
   if (!row) return null;
-  const knowledge = row.knowledge_json === null ? null : read(row.knowledge_json);
-  const document = { json: withKnowledgeMeta(read(row.json), knowledge), etag: row.etag };
-  kept?.set(id, document);
+  const document = kept(db, read, row);
+  cache?.set(id, document);
   return document;
+}
+
+/**
+ * The stored JSON of a product's default response (see migrations/002-read-models.ts), or
+ * null when the product is unknown or the snapshot predates stored documents; read through
+ * `cache` when given.
+ */
+export function productDocument(db: Db, id: string, cache?: DocumentCache): ProductDocument | null {
+  const document = keptDocument(db, id, cache);
+  return document && { json: withKnowledgeMeta(document.json, document.knowledge), etag: document.etag };
+}
+
+/**
+ * The stored list-form JSON of the products `ids` (search and list pages), in that order,
+ * unknown ids left out; read through `cache` when given: a page of kept documents needs no
+ * read of its packed rows at all, and the rows it does read are offered to the cache.
+ */
+export function listDocuments(db: Db, ids: readonly string[], cache?: DocumentCache): string[] {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const known = cache?.get(id);
+    if (known) found.set(id, known.json);
+    else missing.push(id);
+  }
+  const read = missing.length > 0 ? documentReader(db) : null;
+  if (read) {
+    const rows = stmt(
+      db,
+      'SELECT id, json, knowledge_json, etag FROM product_documents WHERE id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(missing)) as (DocumentRow & { id: string })[];
+    for (const row of rows) {
+      const document = kept(db, read, row);
+      cache?.set(row.id, document);
+      found.set(row.id, document.json);
+    }
+  }
+  const out: string[] = [];
+  for (const id of ids) {
+    const json = found.get(id);
+    if (json !== undefined) out.push(json);
+  }
+  return out;
 }
 
 /** The id of the product with this slug, or null. */

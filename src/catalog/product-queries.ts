@@ -2,11 +2,12 @@ import { modelKey } from '../identifiers/index.js';
 import type { Product } from '../schemas/index.js';
 import type { PageInfo } from './cursor.js';
 import { type Db, stmt } from './database.js';
+import type { DocumentCache } from './document-cache.js';
 import { nameSortExpr } from './name-keys.js';
 import { offersFor } from './offer-rows.js';
 import { type Condition, condition, readPage } from './page.js';
 import { signalsFor } from './price-queries.js';
-import { type DocumentReader, documentReader } from './product-documents.js';
+import { documentReader, listDocuments } from './product-documents.js';
 import { PRODUCT_SELECT, type ProductRow, toProduct } from './product-rows.js';
 import { productFromRow } from './ref-cache.js';
 
@@ -49,6 +50,8 @@ export interface ProductListParams {
    * when the snapshot has them and nothing is added to the products (offers, signals, counts)
    */
   documents?: boolean;
+  /** this snapshot's documents kept in memory, read and filled by `documents` pages */
+  documentCache?: DocumentCache;
 }
 
 /** A page of products: objects, or their stored JSON when `documents` was asked and possible. */
@@ -108,7 +111,7 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
   // the page is cut on the narrow rows; only its own rows are then read in full
   const { rows, page } = readPage(db, {
     from: 'products p',
-    columns: 'p.rowid AS _rowid',
+    columns: 'p.rowid AS _rowid, p.id AS _pid',
     id: 'p.id',
     rowid: 'p.rowid',
     where,
@@ -125,8 +128,17 @@ export function listProducts(db: Db, params: ProductListParams): ProductPage {
     limit: params.limit,
     cursor: params.cursor,
   });
+  if (documents)
+    return {
+      products: [],
+      documents: listDocuments(
+        db,
+        rows.map((r) => String(r._pid)),
+        params.documentCache,
+      ),
+      page,
+    };
   const rowids = rows.map((r) => Number(r._rowid));
-  if (documents) return { products: [], documents: documentsByRowid(db, rowids), page };
   const products = productRowsByRowid(db, rowids).map(toProduct);
   if (params.includeOffers) attachOffers(db, products);
   if (params.includeSignals) attachSignals(db, products);
@@ -151,23 +163,6 @@ export function productRowsByRowid(db: Db, rowids: readonly number[]): ProductRo
   for (const row of stmt(db, `${PRODUCT_SELECT} ${BY_ROWID}`).all(JSON.stringify(rowids)) as ProductRow[])
     byRowid.set(rowidOf.get(String(row.id)) as number, row);
   return rowids.map((r) => byRowid.get(r)).filter((r): r is ProductRow => r !== undefined);
-}
-
-/** Stored JSON documents of the given rowids, in that order. */
-function documentsByRowid(db: Db, rowids: readonly number[]): string[] {
-  if (rowids.length === 0) return [];
-  const read = documentReader(db) as DocumentReader;
-  const byRowid = new Map(
-    stmt(db, `SELECT p.rowid, d.json FROM products p JOIN product_documents d ON d.id = p.id ${BY_ROWID}`)
-      .raw()
-      .all(JSON.stringify(rowids)) as [number, string | Buffer][],
-  );
-  const out: string[] = [];
-  for (const rowid of rowids) {
-    const stored = byRowid.get(rowid);
-    if (stored !== undefined) out.push(read(stored));
-  }
-  return out;
 }
 
 export function attachSignals(db: Db, products: Product[]): void {

@@ -119,6 +119,15 @@ function checkScope(request: FastifyRequest, reply: FastifyReply, key: ApiKeyRec
   return null;
 }
 
+type Done = (error?: Error) => void;
+
+/** Takes a request's key (a scope refusal is thrown after the request is counted). */
+function accept(request: FastifyRequest, reply: FastifyReply, record: ApiKeyRecord): void {
+  const refused = checkScope(request, reply, record);
+  request.apiKey = record;
+  if (refused) request.scopeRefusal = refused;
+}
+
 /**
  * Authenticates every request of its scope except routes marked `config.public`. Failed
  * authentications count against the client address's budget: past it, further bad or
@@ -129,31 +138,36 @@ export const authPlugin = fp<{ keys: KeyDirectory; limiter: Limiter }>(
   async (app, { keys, limiter }) => {
     app.decorateRequest('apiKey', null);
     app.decorateRequest('scopeRefusal', null);
+    // a callback hook with no closure made per request on the common path (a known key)
+    const refuse = (request: FastifyRequest, reply: FastifyReply, key: string | null, done: Done) =>
+      void authFailure(
+        request,
+        reply,
+        limiter,
+        key,
+        'in the X-API-Key header or as Authorization: Bearer <key>',
+      ).then(done, done);
     app.addHook('onRequest', (request, reply, done) => {
       if (request.routeOptions.config?.public) return done();
       const vary = reply.getHeader('vary');
       reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
-      const accept = (record: ApiKeyRecord) => {
-        const refused = checkScope(request, reply, record);
-        request.apiKey = record;
-        if (refused) request.scopeRefusal = refused;
-        done();
-      };
-      const refuse = () =>
-        authFailure(
-          request,
-          reply,
-          limiter,
-          key,
-          'in the X-API-Key header or as Authorization: Bearer <key>',
-        ).then(done, done);
       const record = key ? keys.authenticate(key) : null;
-      if (record) return accept(record);
+      if (record) {
+        accept(request, reply, record);
+        return done();
+      }
       // a key this server has not heard of yet (created elsewhere a moment ago): ask the store
       if (key && keys.resolve)
-        return void keys.resolve(key).then((late) => (late ? accept(late) : refuse()), refuse);
-      refuse();
+        return void keys.resolve(key).then(
+          (late) => {
+            if (!late) return refuse(request, reply, key, done);
+            accept(request, reply, late);
+            done();
+          },
+          () => refuse(request, reply, key, done),
+        );
+      refuse(request, reply, key, done);
     });
 
     // unknown paths of this scope pass the same hooks: 401 before 404, rate headers on both

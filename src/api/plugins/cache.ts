@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { FrequencySketch } from '../../util/index.js';
 import { compressible, varyOnEncoding } from './compression.js';
 import {
   COMPRESSION_THRESHOLD,
@@ -11,7 +12,6 @@ import {
   finishEncoded,
 } from './encoded-body.js';
 import { meta } from './envelope.js';
-import { FrequencySketch } from './frequency.js';
 
 /**
  * A cached success response: its body split around `meta`, so each hit gets fresh meta, or
@@ -154,11 +154,8 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     });
     const asked = new FrequencySketch(maxEntries);
     /** True when a body of `size` bytes for `key` should be kept: room, or asked for more than the one it evicts. */
-    const admit = (key: string, size: number): boolean => {
-      if (bodies.size < maxEntries && bodies.calculatedSize + size <= maxBytes) return true;
-      const victim = bodies.rkeys().next().value;
-      return victim === undefined || asked.frequency(key) > asked.frequency(victim);
-    };
+    const admit = (key: string, size: number): boolean =>
+      asked.admits(bodies, { maxSize: maxBytes, maxEntries }, key, size);
     let version: string | null = null;
 
     /**
@@ -215,16 +212,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         version = current;
       }
       const url = request.url;
-      const path = url.split('?')[0] ?? url;
+      const at = url.indexOf('?');
+      const path = at < 0 ? url : url.slice(0, at);
       // HEAD is answered from GET's entry (same headers, no body)
-      return [
-        'GET',
-        current,
-        request.apiKey.plan,
-        request.headers.accept ?? '',
-        path,
-        normalizedQuery(url),
-      ].join('\n');
+      return `GET\n${current}\n${request.apiKey.plan}\n${request.headers.accept ?? ''}\n${path}\n${at < 0 ? '' : normalizedQuery(url)}`;
     };
 
     app.decorateRequest('cacheEntry', null);

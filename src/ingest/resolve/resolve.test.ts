@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ResolveRecord, resolveListings } from './index.js';
+import { type ResolveOptions, type ResolveRecord, resolveListings } from './index.js';
 import { rec } from './records.fixture.js';
 
 /** Product of each key, as sorted key lists, for order-independent comparison. */
-function clustersOf(records: ResolveRecord[]) {
-  return resolveListings(records)
+function clustersOf(records: ResolveRecord[], options: ResolveOptions = {}) {
+  return resolveListings(records, options)
     .products.map((p) => [...p.keys].sort())
     .sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
@@ -124,6 +124,23 @@ describe('resolveListings', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('does not fall back to a second choice on title words alone when the first is taken', () => {
+    // b:2 reads like either Spanish course; a:2's first choice is b:1, which a:1 takes.
+    const records = [
+      rec('a:1', 'a', 'Instant Immersion Spanish Deluxe Audio Course Box'),
+      rec('b:1', 'b', 'Instant Immersion Spanish Deluxe Audio Course Box'),
+      rec('a:2', 'a', 'Instant Immersion Spanish Deluxe Audio Course'),
+      rec('b:2', 'b', 'Instant Immersion Spanish Audio'),
+      rec('a:3', 'a', 'Learning QuickBooks 2007'),
+      rec('b:3', 'b', 'Learning QuickBooks 2007'),
+      rec('a:4', 'a', 'Print Shop Deluxe 22'),
+      rec('b:4', 'b', 'Print Shop Deluxe 22'),
+    ];
+    expect(clustersOf(records)).toEqual([['a:1', 'b:1'], ['a:2'], ['a:3', 'b:3'], ['a:4', 'b:4'], ['b:2']]);
+    // The same batch without the rule merges the second choice.
+    expect(clustersOf(records, { secondChoiceVeto: false })).toContainEqual(['a:2', 'b:2']);
   });
 
   it('is deterministic', () => {

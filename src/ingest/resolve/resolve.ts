@@ -22,6 +22,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   learn: true,
   oneToOne: true,
   titleOnlyVeto: false,
+  secondChoiceVeto: true,
 };
 
 /**
@@ -134,6 +135,25 @@ function edgesOf(scored: ScoredCandidates, keep: (p: number) => boolean): Edge[]
 }
 
 /**
+ * The highest fixed score of any candidate pair without a hard conflict at each slot (a
+ * listing toward one other retailer, see `PairConstraints.slots` in learn.ts).
+ */
+function bestPerSlot(
+  probability: Float64Array,
+  conflict: Uint8Array,
+  slots: Int32Array,
+  slotCount: number,
+): Float64Array {
+  const best = new Float64Array(slotCount).fill(-1);
+  for (let p = 0; p < probability.length; p++) {
+    if (conflict[p] === 1) continue;
+    for (const slot of [slots[2 * p]!, slots[2 * p + 1]!])
+      if (probability[p]! > best[slot]!) best[slot] = probability[p]!;
+  }
+  return best;
+}
+
+/**
  * Candidate pairs with their final match probability: the fixed score, vetted by the weights
  * learned from this batch. Exported for the evaluation's diagnostics (eval/er.ts).
  */
@@ -178,11 +198,17 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
     // the fixed score (its scale is what the clustering bars are set on); a pair neither
     // accepts can only go down to the learned posterior, so a weak pair that this batch's
     // evidence does not support can no longer pass as a mutual best match.
+    const best = opts.secondChoiceVeto
+      ? bestPerSlot(probability, conflict, slots, records.length * sourceCount)
+      : null;
     for (let p = 0; p < pairCount; p++) {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
-      // With `titleOnlyVeto`, a pair resting on title words alone needs both scores.
-      const veto = opts.titleOnlyVeto && method[p] === 'title_similarity';
+      // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
+      // `secondChoiceVeto`, so does one that is not the first choice of both its listings.
+      const secondChoice =
+        best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
+      const veto = (opts.titleOnlyVeto || secondChoice) && method[p] === 'title_similarity';
       probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }

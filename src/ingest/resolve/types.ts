@@ -114,4 +114,12 @@ export interface ResolveOptions {
    * recall where titles are the only evidence (docs/ingest.md). Default false.
    */
   titleOnlyVeto?: boolean;
+  /**
+   * A `title_similarity` pair that is not the best candidate of both of its listings (each
+   * toward the other's retailer) — a second choice, left when a listing's first choice is
+   * taken or is better matched elsewhere — keeps its fixed score only if the learned
+   * one-to-one posterior also accepts it. On feeds where most listings have no partner,
+   * second choices are the likeliest wrong merges (docs/ingest.md). Default true.
+   */
+  secondChoiceVeto?: boolean;
 }

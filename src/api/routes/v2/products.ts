@@ -156,6 +156,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (miss) request.metaExtras.interpretation = miss;
       const { products, documents, page } = listProducts(db, {
         documents: plain,
+        documentCache: app.catalog().documents,
         ranked,
         limit: q.limit,
         cursor: q.cursor,

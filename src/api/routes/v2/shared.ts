@@ -119,6 +119,8 @@ export interface LaterCheck<R> {
   check: () => R;
 }
 
+const checkOf = <R>(later: LaterCheck<R>): (() => R) => later.check;
+
 /**
  * The handler's own checks (fields names, min ≤ max) together with the route schema's, for
  * a route declared with `attachValidation: true` (the handler then runs even when the schema
@@ -131,9 +133,9 @@ export function checkRequest<T extends unknown[]>(
   request: FastifyRequest,
   ...checks: { [K in keyof T]: LaterCheck<T[K]> }
 ): T {
-  const refused = request.validationError
-    ? ((toAppError(request.validationError).details ?? []) as FieldProblem[])
-    : [];
+  // the common case, the schema took every field: the checks alone (no closures to make)
+  if (!request.validationError) return checkAll(...checks.map(checkOf)) as T;
+  const refused = (toAppError(request.validationError).details ?? []) as FieldProblem[];
   const fields = refused.map((p) => p.field);
   // a whole body or query refused (not an object, say) leaves nothing to check
   const whole = fields.some((f) => f === 'body' || f === 'request' || f === 'querystring');

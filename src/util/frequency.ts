@@ -24,7 +24,9 @@ export class FrequencySketch {
 
   /** Records one request for `key`. */
   increment(key: string): void {
-    const [h1, h2] = hashes(key);
+    this.#hash(key);
+    const h1 = this.#h1;
+    const h2 = this.#h2;
     const width = this.#mask + 1;
     for (let row = 0; row < this.#rows; row++) {
       const at = row * width + ((h1 + row * h2) & this.#mask);
@@ -35,7 +37,9 @@ export class FrequencySketch {
 
   /** The estimated recent requests for `key` (never fewer than recorded since the last halving). */
   frequency(key: string): number {
-    const [h1, h2] = hashes(key);
+    this.#hash(key);
+    const h1 = this.#h1;
+    const h2 = this.#h2;
     const width = this.#mask + 1;
     let min = 15;
     for (let row = 0; row < this.#rows; row++) {
@@ -45,21 +49,46 @@ export class FrequencySketch {
     return min;
   }
 
+  /**
+   * Whether a cache that keeps entries in `lru` (least recently used first out, within
+   * `maxSize` bytes and `maxEntries` entries) should take a new one of `size` bytes for
+   * `key`: when there is room, or when `key` is asked for more often than the entry it would
+   * push out. A scan over more keys than fit then leaves the cache as it was instead of
+   * replacing every entry before it is asked for again.
+   */
+  admits(
+    lru: { size: number; calculatedSize: number; rkeys(): Iterator<string> },
+    limits: { maxSize: number; maxEntries: number },
+    key: string,
+    size: number,
+  ): boolean {
+    if (lru.size < limits.maxEntries && lru.calculatedSize + size <= limits.maxSize) return true;
+    const victim = lru.rkeys().next().value;
+    return victim === undefined || this.frequency(key) > this.frequency(victim);
+  }
+
+  #h1 = 0;
+  #h2 = 0;
+
+  /**
+   * Two independent 32-bit FNV-1a style hashes of a string (double hashing gives the rows),
+   * left in #h1 and #h2: no array per call on a path every request takes.
+   */
+  #hash(key: string): void {
+    let a = 0x811c9dc5;
+    let b = 0x9747b28c;
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    this.#h1 = a >>> 0;
+    // an odd step visits every column of a power-of-two row
+    this.#h2 = (b >>> 0) | 1;
+  }
+
   #age(): void {
     for (let i = 0; i < this.#counts.length; i++) this.#counts[i] = (this.#counts[i] as number) >> 1;
     this.#increments = Math.floor(this.#increments / 2);
   }
-}
-
-/** Two independent 32-bit FNV-1a style hashes of a string (double hashing gives the rows). */
-function hashes(key: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  // an odd step visits every column of a power-of-two row
-  return [a >>> 0, (b >>> 0) | 1];
 }
