@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeRow, parseProductDetail } from './listing.js';
+import { cleanText } from './normalize/index.js';
 
 const row = (fields: Record<string, string>) => ({ file: 'feed.tsv', line: 7, fields });
 
@@ -61,7 +62,34 @@ describe('normalizeRow', () => {
   });
 });
 
+/** The first definition, by regular expressions: the scanner must split and read the same. */
+function parseProductDetailByRegex(text: string): Record<string, string> {
+  const specs: Record<string, string> = {};
+  for (const part of text.split(/,(?=[^,:]*:[^,:]*:)/)) {
+    const pieces = part.split(':');
+    if (pieces.length < 3) continue;
+    const name = cleanText(pieces[1] ?? '');
+    const value = cleanText(pieces.slice(2).join(':'));
+    if (name && value) specs[name] = value;
+  }
+  return specs;
+}
+
 describe('parseProductDetail', () => {
+  it('reads what the regular-expression definition reads, for any text', () => {
+    const piece = fc.constantFrom(',', ':', ' ', 'a', 'Color', '\t', '42', ', ', ' :');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 24 }), (pieces) => {
+        const text = pieces.join('');
+        // key order too: the specs are stored as JSON
+        expect(JSON.stringify(parseProductDetail(text))).toBe(
+          JSON.stringify(parseProductDetailByRegex(text)),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('reads section:attribute:value triples', () => {
     expect(
       parseProductDetail('General:Noise Level:42 dBA,Capacity:Place Settings:16,Finish:Color:Black, matte'),

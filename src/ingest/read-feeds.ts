@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
-import { type Listing, normalizeRow } from './listing.js';
+import { type Listing, ListingStrings, normalizeRow } from './listing.js';
 import { startWorker } from './worker.js';
 
 export interface FeedReport {
@@ -176,6 +176,7 @@ export async function readFeeds(
   const reports: FeedReport[] = [];
   // item ids are unique per retailer (Merchant Center's rule); a repeated id is a bad row
   const seenIds = new Map<string, Set<string>>();
+  const strings = new ListingStrings();
   for (const [index, feed] of feeds.entries()) {
     const read = reads[index]!;
     const report: FeedReport = {
@@ -229,7 +230,7 @@ export async function readFeeds(
     for (const l of feedListings) seen.add(l.itemId);
     report.listings = feedListings.length;
     report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
-    for (const l of feedListings) listings.push(l);
+    for (const l of feedListings) listings.push(strings.share(l));
     for (const i of feedIssues) issues.push(i);
   }
   return { listings, issues, reports };

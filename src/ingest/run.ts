@@ -15,7 +15,7 @@ import {
   writeNameKeys,
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
-import { buildSearchIndex } from '../search/index.js';
+import { startSearchIndex } from '../search/index.js';
 import { type AssembledProduct, assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
@@ -346,11 +346,15 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       progress,
     });
     progress({ phase: 'relationships' });
+    // the search vectors (a worker thread, from the products' text: fixed once written) are
+    // computed while this thread builds the relationships and the documents; the keyword
+    // index and the vectors are written last (search/build-index.ts)
+    const searchIndex = startSearchIndex(db, content.needs ?? []);
     buildRelationships(db, content.relatedTypes ?? []);
-    progress({ phase: 'search index' });
-    await buildSearchIndex(db, content.needs ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
+    progress({ phase: 'search index' });
+    await searchIndex.finish();
     db.exec('COMMIT');
 
     // price history carries over: offer ids are stable, today's rows were written above

@@ -291,15 +291,29 @@ export function knowledgeMeta(
   return { ...meta, available: [...meta.available] };
 }
 
+/**
+ * Each product type's knowledge entries: how many, and their types. Read in one pass for all
+ * types, once per snapshot: no index starts with the entries' product type, so a query per
+ * type and brand (what `_knowledge` depends on) scanned the table each time, 115 µs per pair
+ * on the 3,000-product demo (883 pairs; 1,415 in the 35k demo: about 0.16 s).
+ */
+const entryStats = (db: Db) =>
+  statsCache(db, '', () => {
+    const rows = db
+      .prepare(
+        'SELECT product_type_id AS id, count(*) AS n, group_concat(DISTINCT type) AS types FROM knowledge_entries GROUP BY product_type_id',
+      )
+      .all() as { id: string; n: number; types: string | null }[];
+    return new Map(rows.map((r) => [r.id, { n: r.n, types: r.types }]));
+  });
+const statsCache = perConnection<Map<string, { n: number; types: string | null }>>();
+
 function computeKnowledgeMeta(
   db: Db,
   product: { product_type: { id: string; slug: string } | null; brand: { id: string } | null },
 ) {
   if (!product.product_type) return null;
-  const stats = stmt(
-    db,
-    'SELECT count(*) AS n, group_concat(DISTINCT type) AS types FROM knowledge_entries WHERE product_type_id = ?',
-  ).get(product.product_type.id) as { n: number; types: string | null };
+  const stats = entryStats(db).get(product.product_type.id) ?? { n: 0, types: null };
   const brandId = product.brand?.id ?? null;
   const brand = brandId
     ? (stmt(

@@ -77,10 +77,16 @@ function buildKeywordIndex(db: Db): void {
   db.function('shelf_model_key', { deterministic: true }, (v: unknown) =>
     typeof v === 'string' ? modelKey(v).toLowerCase() : '',
   );
+  // a type's name and synonyms once per type (materialized), not once per product: extracting
+  // the synonyms parses the type's whole schema (2.5 KB on average), a third of this insert's
+  // CPU at 35k products (1.38 -> 0.98 s with the optimize, the same rows and index)
   db.exec(`
+    WITH type_text AS MATERIALIZED (
+      SELECT id, COALESCE(name, '') || ' ' || COALESCE((SELECT group_concat(value, ' ') FROM json_each(json_extract(schema_json, '$.synonyms'))), '') AS text
+      FROM product_types)
     INSERT INTO products_fts (rowid, name, brand, product_type, model, specs, description)
     SELECT p.rowid, p.name, COALESCE(b.name, ''),
-           COALESCE(t.name, '') || ' ' || COALESCE((SELECT group_concat(value, ' ') FROM json_each(json_extract(t.schema_json, '$.synonyms'))), ''),
+           COALESCE(t.text, ' '),
            trim(COALESCE(p.model_number, '') || ' ' || COALESCE(p.mpn, '') || ' ' ||
                 shelf_model_key(p.model_number) || ' ' || shelf_model_key(p.mpn) || ' ' ||
                 COALESCE((SELECT group_concat(g.gtin14, ' ') FROM product_gtins g WHERE g.product_id = p.id), '')),
@@ -88,7 +94,7 @@ function buildKeywordIndex(db: Db): void {
            COALESCE(p.description, '')
     FROM products p
     LEFT JOIN brands b ON b.id = p.brand_id
-    LEFT JOIN product_types t ON t.id = p.product_type_id;
+    LEFT JOIN type_text t ON t.id = p.product_type_id;
     INSERT INTO products_fts(products_fts) VALUES ('optimize');
   `);
 }

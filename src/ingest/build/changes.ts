@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { CHANGE_ASPECTS, CHANGE_RETENTION_PUBLISHES, type Db, openReadOnly } from '../../catalog/index.js';
 
@@ -18,7 +18,10 @@ export interface ChangeSummary {
  * from (not the stored documents, whose format is another module's concern). Offers are in
  * id order, so the order rows were written in never counts as a change. `details` is what
  * the other aspects leave out (description, identifiers, brand, type, group, image, tier):
- * a client that keeps whole documents refetches on any aspect.
+ * a client that keeps whole documents refetches on any aspect. Offers are read from
+ * offer_rows by product rowid (retailer UUIDs joined back), not through the offers view, which
+ * joins every offer's product back for its UUID only to group by it: the same rows, a tenth
+ * less time.
  */
 const FINGERPRINTS = `
 INSERT INTO product_fingerprints (product_id, name, price, stock, offers, specs, details)
@@ -31,19 +34,16 @@ SELECT p.id,
   change_hash(json_array(p.slug, p.description, p.gtin, p.mpn, p.model_number, p.brand_id,
     p.category_id, p.product_type_id, p.product_group_id, p.image_url, p.data_tier))
 FROM products p LEFT JOIN (
-  SELECT product_id,
-    group_concat(json_array(id, price, original_price, currency), ',' ORDER BY id) AS prices,
-    group_concat(json_array(id, in_stock, availability), ',' ORDER BY id) AS stock,
-    group_concat(json_array(id, retailer_id, retailer_item_id, title, retailer_url, image_url), ',' ORDER BY id)
+  SELECT o.product_rowid,
+    group_concat(json_array(o.id, o.price, o.original_price, o.currency), ',' ORDER BY o.id) AS prices,
+    group_concat(json_array(o.id, o.in_stock, o.availability), ',' ORDER BY o.id) AS stock,
+    group_concat(json_array(o.id, r.id, o.retailer_item_id, o.title, o.retailer_url, o.image_url), ',' ORDER BY o.id)
       AS listings
-  FROM offers GROUP BY product_id
-) o ON o.product_id = p.id`;
+  FROM offer_rows o JOIN retailers r ON r.rowid = o.retailer_rowid GROUP BY o.product_rowid
+) o ON o.product_rowid = p.rowid`;
 
-const hash = (text: string | null): string =>
-  createHash('sha1')
-    .update(text ?? '')
-    .digest('base64url')
-    .slice(0, 16);
+// one-shot sha1 (the same digest as createHash's): a third less CPU over six calls a product
+const hash = (text: string | null): string => oneShotHash('sha1', text ?? '', 'base64url').slice(0, 16);
 
 /**
  * Writes this snapshot's product fingerprints, once: {@link keepUpdatedAt} needs them before

@@ -19,13 +19,15 @@ const MAX_CENTS = 2 ** 31 - 1;
  * deleted. Returns the number of series written.
  */
 export function writePriceSeries(db: Db, day: string): number {
-  const ids = db.prepare('SELECT id FROM products ORDER BY id').pluck().all() as string[];
+  const products = db.prepare('SELECT rowid, id FROM products ORDER BY id').raw().all() as [number, string][];
+  // offer_rows by product rowid, not the offers view: the view joins each offer's product and
+  // retailer back for their UUIDs, a fifth of this query's time with a year of history
   const observations = db
     .prepare(
-      `SELECT o.product_id, po.offer_rowid, po.day, po.cents, po.original_cents, po.in_stock
-       FROM offers o JOIN price_observations po ON po.offer_rowid = o.rowid
-       WHERE o.product_id IN (SELECT value FROM json_each(?)) AND po.day <= ?
-       ORDER BY o.product_id, po.day`,
+      `SELECT o.product_rowid, po.offer_rowid, po.day, po.cents, po.original_cents, po.in_stock
+       FROM offer_rows o JOIN price_observations po ON po.offer_rowid = o.rowid
+       WHERE o.product_rowid IN (SELECT value FROM json_each(?)) AND po.day <= ?
+       ORDER BY o.product_rowid, po.day`,
     )
     .raw();
   const insert = db.prepare('INSERT INTO product_price_series (id, first_day, cents) VALUES (?, ?, ?)');
@@ -34,25 +36,27 @@ export function writePriceSeries(db: Db, day: string): number {
   // each offer's last row in this chunk: cents, original cents and stock
   const previous = new Map<number, [number, number | null, number]>();
   let written = 0;
-  const write = (id: string) => {
+  // a chunk's series by product rowid, written in id order once the chunk is read
+  const chunkSeries = new Map<number, { firstDay: string; cents: Buffer }>();
+  const finish = (rowid: number) => {
     const encoded = series.finish();
     // a price too large for cents is left out: readers compute that series from observations
-    if (!encoded) return;
-    insert.run(id, encoded.firstDay, encoded.cents);
-    written++;
+    if (encoded) chunkSeries.set(rowid, encoded);
   };
   db.transaction(() => {
-    for (let at = 0; at < ids.length; at += CHUNK) {
-      let current: string | null = null;
+    for (let at = 0; at < products.length; at += CHUNK) {
+      const chunk = products.slice(at, at + CHUNK);
+      let current: number | null = null;
       previous.clear();
+      chunkSeries.clear();
       // read whole (a connection cannot write while a statement iterates), one chunk at a time
-      for (const [productId, offer, obsDay, cents, originalCents, inStock] of observations.all(
-        JSON.stringify(ids.slice(at, at + CHUNK)),
+      for (const [productRowid, offer, obsDay, cents, originalCents, inStock] of observations.all(
+        JSON.stringify(chunk.map(([rowid]) => rowid)),
         dayNumber(day),
-      ) as [string, number, number, number, number | null, number][]) {
-        if (productId !== current) {
-          if (current !== null) write(current);
-          current = productId;
+      ) as [number, number, number, number, number | null, number][]) {
+        if (productRowid !== current) {
+          if (current !== null) finish(current);
+          current = productRowid;
         }
         const last = previous.get(offer);
         if (last && last[0] === cents && last[1] === originalCents && last[2] === inStock)
@@ -60,7 +64,13 @@ export function writePriceSeries(db: Db, day: string): number {
         else previous.set(offer, [cents, originalCents, inStock]);
         series.add(offer, obsDay, cents / 100, inStock === 1);
       }
-      if (current !== null) write(current);
+      if (current !== null) finish(current);
+      for (const [rowid, id] of chunk) {
+        const encoded = chunkSeries.get(rowid);
+        if (!encoded) continue;
+        insert.run(id, encoded.firstDay, encoded.cents);
+        written++;
+      }
     }
   })();
   return written;

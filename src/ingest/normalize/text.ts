@@ -21,10 +21,18 @@ export const aliasKey = (text: string): string =>
     .replace(/&|\+/g, 'and')
     .replace(/[^a-z0-9]/g, '');
 
+/** What {@link cleanText} changes: control characters, whitespace other than single spaces, spaces at either end. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const NEEDS_CLEANING = /[\u0000-\u001f\u007f]|[^\S ]| {2}|^ | $/;
+
 /** Collapses whitespace and strips control characters from feed text. */
 export const cleanText = (text: string): string =>
-  text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // most feed values are clean already: one test instead of two replaces and a trim (cleanText
+  // runs on every field of every row)
+  NEEDS_CLEANING.test(text)
+    ? text
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : text;

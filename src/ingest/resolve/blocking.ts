@@ -18,6 +18,15 @@ export interface BlockingOptions {
  * Cross-source candidate pairs as `[i, j]` with `i < j`, de-duplicated.
  */
 export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<[number, number]> {
+  const ends = candidateEnds(corpus, options);
+  return Array.from({ length: ends.length / 2 }, (_, p) => [ends[2 * p]!, ends[2 * p + 1]!]);
+}
+
+/**
+ * {@link candidatePairs} as one flat array, `[i0, j0, i1, j1, …]`: at a million records an
+ * array of pairs and the set that de-duplicated them held ~100 bytes of heap a pair.
+ */
+export function candidateEnds(corpus: Corpus, options: BlockingOptions): Int32Array {
   const { features, df, size } = corpus;
   const postings = new Map<number, number[]>();
   for (const f of features) {
@@ -44,9 +53,17 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
   });
   const score = new Float64Array(size);
   const touched: number[] = [];
-  const seen = new Set<number>();
-  const pairs: Array<[number, number]> = [];
-  const top = new TopK(options.candidatesPerRecord);
+  const k = options.candidatesPerRecord;
+  // each record's kept candidates: a pair (j, i) with j < i was already emitted when j was
+  // probed iff i is among j's candidates (records are probed in index order)
+  const kept = new Int32Array(size * k).fill(-1);
+  let ends = new Int32Array(Math.max(16, size * 4));
+  let used = 0;
+  const keptBy = (j: number, i: number): boolean => {
+    for (let slot = j * k; slot < j * k + k; slot++) if (kept[slot] === i) return true;
+    return false;
+  };
+  const top = new TopK(k);
 
   for (const f of features) {
     const probes = f.keys
@@ -63,20 +80,24 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
     }
     top.reset();
     for (const j of touched) top.offer(j, score[j]!);
-    for (const j of top.items()) {
-      const lo = Math.min(f.index, j);
-      const hi = Math.max(f.index, j);
-      // Pairs are keyed as lo * size + hi; fine up to ~9e7 records before losing precision.
-      const id = lo * size + hi;
-      if (!seen.has(id)) {
-        seen.add(id);
-        pairs.push([lo, hi]);
+    const i = f.index;
+    const items = top.items();
+    for (let slot = 0; slot < items.length; slot++) {
+      const j = items[slot]!;
+      kept[i * k + slot] = j;
+      if (j < i && keptBy(j, i)) continue;
+      if (used + 2 > ends.length) {
+        const grown = new Int32Array(ends.length * 2);
+        grown.set(ends);
+        ends = grown;
       }
+      ends[used++] = Math.min(i, j);
+      ends[used++] = Math.max(i, j);
     }
     for (const j of touched) score[j] = 0;
     touched.length = 0;
   }
-  return pairs;
+  return ends.slice(0, used);
 }
 
 /**

@@ -11,7 +11,7 @@ import { extractMeasures, type Measures } from './measures.js';
 import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 import { charNgrams, colorFamilies, colorFamiliesOf, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
-import { buildVector, type SparseVector } from './vector.js';
+import { type SparseVector, VectorPool } from './vector.js';
 
 /** Pre-computed view of one record. */
 export interface RecordFeatures {
@@ -74,6 +74,34 @@ export interface RecordFeatures {
 }
 
 const NO_CODES: ReadonlySet<string> = new Set();
+/** Shared by every record without any: most records' rare codes, parts and edition facts. */
+const NO_STRINGS: string[] = [];
+const NO_PARTS: ModelParts[] = [];
+const NO_EDITION: Edition = extractEdition('');
+
+/**
+ * One instance per distinct value: the corpus holds a few of each per record, and at a million
+ * records every copy of `black` or of an empty edition costs (issue 20: 2.7 KB of heap a record).
+ * Values handed out are shared, so they are only read.
+ */
+class Interner<T> {
+  readonly #seen = new Map<string, T>();
+  of(key: string, value: T): T {
+    const seen = this.#seen.get(key);
+    if (seen !== undefined) return seen;
+    this.#seen.set(key, value);
+    return value;
+  }
+}
+
+const isEmptyEdition = (e: Edition): boolean =>
+  e.years.size === 0 &&
+  e.numbers.size === 0 &&
+  e.releaseCodes.size === 0 &&
+  e.tiers.size === 0 &&
+  e.platforms.size === 0 &&
+  e.licenses.size === 0 &&
+  e.counts.size === 0;
 
 /** A stated value in comparison form: lower-case alphanumerics only. */
 export function comparable(v: string | null | undefined): string {
@@ -124,7 +152,13 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
 
   // Retailers split and join words differently (`print shop` / `printshop`); a joined pair
   // that some record writes as one word counts as that word too.
-  const titleTokens = records.map((r) => tokenize(r.title));
+  // each distinct word is one string, however many titles have it
+  const wordStrings = new Interner<string>();
+  const titleTokens = records.map((r) => {
+    const tokens = tokenize(r.title);
+    for (let k = 0; k < tokens.length; k++) tokens[k] = wordStrings.of(tokens[k]!, tokens[k]!);
+    return tokens;
+  });
   const wordCount = new Map<string, number>();
   for (const tokens of titleTokens) for (const t of tokens) wordCount.set(t, (wordCount.get(t) ?? 0) + 1);
   const words = new Set(wordCount.keys());
@@ -197,6 +231,13 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     idfTable[id] = Math.log((n + 1) / (df[id]! + 0.5)) * (term.startsWith('~') ? NGRAM_WEIGHT : 1);
   }
   const idf = (id: number): number => idfTable[id]!;
+  // every title vector in two shared arrays: one typed array per record cost ~520 bytes outside
+  // the heap besides the record's own
+  const vectors = new VectorPool(raw.reduce((total, x) => total + x.terms.length, 0));
+  const colorSets = new Interner<ReadonlySet<string>>();
+  const specText = new Interner<string>();
+  const brandWords = new Interner<string[]>();
+  const shared = (codes: string[]): string[] => (codes.length === 0 ? NO_STRINGS : codes);
 
   const features = raw.map((x, index): RecordFeatures => {
     const { r } = x;
@@ -216,23 +257,33 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const price = typeof r.price === 'number' && r.price > 0 ? r.price : null;
     const brand = stated || lexicon.infer(r.title);
     const rare = (c: string) => (codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
-    const rareTitleCodes = x.ownCodes.filter(rare);
+    const allRare = x.ownCodes.every(rare);
+    const rareTitleCodes = shared(allRare ? x.ownCodes : x.ownCodes.filter(rare));
     let specValues: Map<string, string> | null = null;
     if (r.specs) {
       specValues = new Map();
-      for (const [key, value] of Object.entries(r.specs)) specValues.set(key, comparable(value));
+      for (const [key, value] of Object.entries(r.specs)) {
+        const v = comparable(value);
+        specValues.set(key, specText.of(v, v));
+      }
     }
+    const edition = extractEdition(r.title);
+    // A title's colors come from its own words (tokenized above), not from joined pairs.
+    const colors = r.color
+      ? colorFamilies(r.color)
+      : colorFamiliesOf(x.tokens.slice(0, wordsWritten[index]!));
     return {
       index,
       source: r.source,
       tokens: x.tokens,
-      titleCodes: x.titleCodes,
+      titleCodes: shared(x.titleCodes),
       serves: x.serves,
-      ownCodes: x.ownCodes,
+      ownCodes: shared(x.ownCodes),
       servedCodes: x.serves?.codes.some(rare) ? new Set(x.serves.codes.filter(rare)) : NO_CODES,
-      descCodes: x.descCodes,
+      descCodes: shared(x.descCodes),
       rareTitleCodes,
-      rareTitleParts: rareTitleCodes.map((c) => splitModel(c, brand)),
+      rareTitleParts:
+        rareTitleCodes.length === 0 ? NO_PARTS : rareTitleCodes.map((c) => splitModel(c, brand)),
       rareDescCodes: x.descCodes.some(rare) ? new Set(x.descCodes.filter(rare)) : NO_CODES,
       record: r,
       compactText: null,
@@ -240,16 +291,15 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       primaryParts: primaryModel !== null && rare(primaryModel) ? splitModel(primaryModel, brand) : null,
       brand,
       brandStated: stated !== '',
-      brandWords: brand.split(' '),
-      edition: extractEdition(r.title),
+      brandWords: brandWords.of(brand, brand.split(' ')),
+      edition: isEmptyEdition(edition) ? NO_EDITION : edition,
       measures: extractMeasures(r.title),
-      // A title's colors come from its own words (tokenized above), not from joined pairs.
-      colors: r.color ? colorFamilies(r.color) : colorFamiliesOf(x.tokens.slice(0, wordsWritten[index]!)),
+      colors: colorSets.of([...colors].join(','), colors),
       colorValue: comparable(r.color),
       sizeValue: comparable(r.size),
       specValues,
       productType: r.productType || null,
-      vector: buildVector(x.terms, idf),
+      vector: vectors.build(x.terms, idf),
       keys: x.keys,
       gtin: r.gtin ?? null,
       price,

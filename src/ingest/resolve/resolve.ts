@@ -3,7 +3,7 @@
  * variant groups. Pure and deterministic: the same records in the same order give the same
  * result.
  */
-import { candidatePairs } from './blocking.js';
+import { candidateEnds } from './blocking.js';
 import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
@@ -106,17 +106,50 @@ function previousIdsOf(clusters: readonly number[][], carried: Carried): (string
   return ids;
 }
 
+/** Every candidate pair, scored: pair `p` joins `ends[2p]` and `ends[2p + 1]`. */
+interface ScoredCandidates {
+  corpus: Corpus;
+  ends: Int32Array;
+  /** the final match probability of each pair */
+  probability: Float64Array;
+  /** 1 where the pair carries hard evidence of two different products */
+  conflict: Uint8Array;
+  method: MatchMethod[];
+  learned: LearnedModel | null;
+}
+
+/** The pairs `keep` accepts as clustering edges, in pair order. */
+function edgesOf(scored: ScoredCandidates, keep: (p: number) => boolean): Edge[] {
+  const { ends, probability, conflict, method } = scored;
+  const edges: Edge[] = [];
+  for (let p = 0; p < probability.length; p++)
+    if (keep(p))
+      edges.push({
+        i: ends[2 * p]!,
+        j: ends[2 * p + 1]!,
+        probability: probability[p]!,
+        conflict: conflict[p] === 1,
+        method: method[p]!,
+      });
+  return edges;
+}
+
 /**
  * The highest fixed score of any candidate pair without a hard conflict at each slot (a
  * listing toward one other retailer, see `PairConstraints.slots` in learn.ts).
  */
-function bestPerSlot(edges: readonly Edge[], slots: Int32Array, slotCount: number): Float64Array {
+function bestPerSlot(
+  probability: Float64Array,
+  conflict: Uint8Array,
+  slots: Int32Array,
+  slotCount: number,
+): Float64Array {
   const best = new Float64Array(slotCount).fill(-1);
-  edges.forEach((e, p) => {
-    if (e.conflict) return;
+  for (let p = 0; p < probability.length; p++) {
+    if (conflict[p] === 1) continue;
     for (const slot of [slots[2 * p]!, slots[2 * p + 1]!])
-      if (e.probability > best[slot]!) best[slot] = e.probability;
-  });
+      if (probability[p]! > best[slot]!) best[slot] = probability[p]!;
+  }
   return best;
 }
 
@@ -128,39 +161,35 @@ export function scoreCandidates(
   records: ResolveRecord[],
   opts: Required<ResolveOptions>,
 ): { corpus: Corpus; edges: Edge[]; learned: LearnedModel | null } {
+  const scored = scoreAll(records, opts);
+  return { corpus: scored.corpus, edges: edgesOf(scored, () => true), learned: scored.learned };
+}
+
+/** {@link scoreCandidates} in typed arrays: a million records have millions of pairs. */
+function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): ScoredCandidates {
   const corpus = buildCorpus(records);
-  const pairs = candidatePairs(corpus, opts);
-  const ends = new Int32Array(pairs.length * 2);
-  pairs.forEach(([i, j], p) => {
-    ends[2 * p] = i;
-    ends[2 * p + 1] = j;
-  });
-  const levels = new Uint8Array(pairs.length * FEATURES.length);
-  const initial = new Float64Array(pairs.length);
-  const scored = scorePairs(corpus, ends, levels, initial);
-  const edges: Edge[] = pairs.map(([i, j], p) => ({
-    i,
-    j,
-    probability: initial[p]!,
-    conflict: scored.conflict[p] === 1,
-    method: scored.method[p]!,
-  }));
+  const ends = candidateEnds(corpus, opts);
+  const pairCount = ends.length / 2;
+  const levels = new Uint8Array(pairCount * FEATURES.length);
+  const initial = new Float64Array(pairCount);
+  const { conflict, method } = scorePairs(corpus, ends, levels, initial);
+  const probability = initial.slice();
   let learned: LearnedModel | null = null;
   if (opts.learn) {
     const sourceOf = corpus.features.map((f) => f.source);
     const sourceIds = new Map<string, number>();
     for (const src of sourceOf) if (!sourceIds.has(src)) sourceIds.set(src, sourceIds.size);
-    const slots = new Int32Array(pairs.length * 2);
-    const nonMatch = new Uint8Array(pairs.length);
+    const slots = new Int32Array(pairCount * 2);
     const sourceCount = sourceIds.size;
-    pairs.forEach(([i, j], p) => {
+    for (let p = 0; p < pairCount; p++) {
+      const i = ends[2 * p]!;
+      const j = ends[2 * p + 1]!;
       slots[2 * p] = i * sourceCount + sourceIds.get(sourceOf[j]!)!;
       slots[2 * p + 1] = j * sourceCount + sourceIds.get(sourceOf[i]!)!;
-      nonMatch[p] = edges[p]!.conflict ? 1 : 0;
-    });
+    }
     const constraints = {
       slots: opts.oneToOne ? slots : null,
-      nonMatch,
+      nonMatch: conflict,
       slotCount: records.length * sourceCount,
     };
     const result = learnMatches(levels, initial, constraints);
@@ -169,20 +198,22 @@ export function scoreCandidates(
     // the fixed score (its scale is what the clustering bars are set on); a pair neither
     // accepts can only go down to the learned posterior, so a weak pair that this batch's
     // evidence does not support can no longer pass as a mutual best match.
-    const best = opts.secondChoiceVeto ? bestPerSlot(edges, slots, records.length * sourceCount) : null;
-    edges.forEach((e, p) => {
+    const best = opts.secondChoiceVeto
+      ? bestPerSlot(probability, conflict, slots, records.length * sourceCount)
+      : null;
+    for (let p = 0; p < pairCount; p++) {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
       // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
       // `secondChoiceVeto`, so does one that is not the first choice of both its listings.
       const secondChoice =
         best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
-      const veto = (opts.titleOnlyVeto || secondChoice) && e.method === 'title_similarity';
-      e.probability =
+      const veto = (opts.titleOnlyVeto || secondChoice) && method[p] === 'title_similarity';
+      probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
-    });
+    }
   }
-  return { corpus, edges, learned };
+  return { corpus, ends, probability, conflict, method, learned };
 }
 
 /**
@@ -192,7 +223,14 @@ export function scoreCandidates(
  */
 export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
   const opts = { ...DEFAULTS, ...options };
-  const { corpus, edges, learned } = scoreCandidates(records, opts);
+  const scored = scoreAll(records, opts);
+  const { corpus, learned } = scored;
+  // clustering only ever looks at a pair that is a conflict or clears the lower (mutual best)
+  // bar: most candidate pairs are neither, and need no edge object
+  const edges = edgesOf(
+    scored,
+    (p) => scored.conflict[p] === 1 || scored.probability[p]! >= opts.mutualBestThreshold,
+  );
   const sameItem = sameItemGroups(corpus);
   const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
   const { clusters, confidence, matches } = clusterRecords(

@@ -9,25 +9,43 @@ export interface SparseVector {
 }
 
 /**
- * Builds a normalized vector from term ids and a weight per id. Each term counts once: a
- * word repeated in one title is not more telling.
+ * Builds normalized vectors from term ids and a weight per id, all in two shared arrays: each
+ * vector is a pair of views into them, so a corpus of a million titles holds two typed arrays,
+ * not two million (each with its own buffer outside the heap). Each term counts once: a word
+ * repeated in one title is not more telling.
  */
-export function buildVector(termIds: readonly number[], weightOf: (id: number) => number): SparseVector {
-  const sorted = Int32Array.from(termIds).sort();
-  let m = 0;
-  for (let i = 0; i < sorted.length; i++)
-    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i]!;
-  const ids = sorted.slice(0, m);
-  const weights = new Float64Array(m);
-  let norm = 0;
-  for (let i = 0; i < m; i++) {
-    const w = weightOf(ids[i]!);
-    weights[i] = w;
-    norm += w * w;
+export class VectorPool {
+  readonly #ids: Int32Array;
+  readonly #weights: Float64Array;
+  #used = 0;
+  /** @param capacity the total number of term ids the vectors built will be given */
+  constructor(capacity: number) {
+    this.#ids = new Int32Array(capacity);
+    this.#weights = new Float64Array(capacity);
   }
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < m; i++) weights[i]! /= norm;
-  return { ids, weights };
+
+  build(termIds: readonly number[], weightOf: (id: number) => number): SparseVector {
+    const start = this.#used;
+    if (start + termIds.length > this.#ids.length) throw new RangeError('VectorPool: capacity exceeded');
+    const sorted = this.#ids.subarray(start, start + termIds.length);
+    sorted.set(termIds);
+    sorted.sort();
+    let m = 0;
+    for (let i = 0; i < sorted.length; i++)
+      if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[m++] = sorted[i]!;
+    this.#used = start + m;
+    const ids = this.#ids.subarray(start, start + m);
+    const weights = this.#weights.subarray(start, start + m);
+    let norm = 0;
+    for (let i = 0; i < m; i++) {
+      const w = weightOf(ids[i]!);
+      weights[i] = w;
+      norm += w * w;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let i = 0; i < m; i++) weights[i]! /= norm;
+    return { ids, weights };
+  }
 }
 
 /** Cosine of two normalized vectors. */
