@@ -40,6 +40,23 @@ describe('scorePair', () => {
     expect(s.probability).toBeLessThan(0.1);
   });
 
+  it("matches a listing whose own suffix convention differs when it names the other's full code", () => {
+    const s = score(
+      { title: 'GE GSD4000NWW White Built-In Dishwasher - GSD4000WH' },
+      { title: 'GE GSD4000NWW Dishwasher with 5 Wash Cycles - gsd4000nww' },
+    );
+    expect(s.model).toBe(1);
+    expect(s.conflict).toBe(false);
+    expect(s.probability).toBeGreaterThan(0.9);
+    // a shared base code does not join two color codes
+    const colors = score(
+      { title: 'Sony DVP-FX820 Blue Portable DVD Player - DVPFX820LI' },
+      { title: 'Sony DVPFX820 Portable DVD Player - DVPFX820/W' },
+    );
+    expect(colors.variantConflict).toBe(true);
+    expect(colors.conflict).toBe(true);
+  });
+
   it('separates software editions with near-identical titles', () => {
     expect(
       score({ title: 'Microsoft Office 2007' }, { title: 'Microsoft Office 2008' }).probability,

@@ -152,11 +152,15 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures): ModelEvidence {
   const bTitle = b.rareTitleCodes;
 
   // The primary (rarest) codes decide disagreements: a shared series code (`E310`) does not
-  // outweigh different catalogue numbers (`3741001` / `3841001`).
+  // outweigh different catalogue numbers (`3741001` / `3841001`), nor a shared base code
+  // (`DVPFX820`) two color codes (`DVPFX820LI` / `DVPFX820W`). But one listing's own full code
+  // written in the other's title is the same item under a retailer's own suffix convention
+  // (`GE GSD4000NWW White Dishwasher - GSD4000WH` / `GE GSD4000NWW Dishwasher`).
   let primary: ModelRelation | null = null;
   if (a.primaryParts && b.primaryParts) {
     primary = relateSplit(a.primaryModel!, a.primaryParts, b.primaryModel!, b.primaryParts);
-    if (primary === 'variant') return VARIANT;
+    if (primary === 'variant' && !aTitle.includes(b.primaryModel!) && !bTitle.includes(a.primaryModel!))
+      return VARIANT;
   }
 
   let best: ModelRelation = 'unrelated';
@@ -166,6 +170,7 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures): ModelEvidence {
       if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
     }
   }
+  if (primary === 'variant') return best === 'same' ? SAME : VARIANT;
   if (primary === 'conflict' && best !== 'same') return CONFLICT;
   if (best === 'same') return SAME;
 
