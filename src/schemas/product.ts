@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Brand, Category, Offer, ProductType } from './catalog.js';
-import { FreeObject, NamedFields, Nullable, namedObject, Timestamp, Uuid } from './common.js';
+import { FreeObject, NamedFields, Nullable, namedExtension, namedObject, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
 /** The group embedded in a product: a summary; GET /v2/product-groups/{id} has the full ProductGroup. */
@@ -107,8 +107,10 @@ const productFields = {
   _score: Type.Optional(Type.Number()),
 };
 
-export const Product = namedObject('Product', {
-  ...productFields,
-  variants: Type.Optional(Type.Array(Type.Object(productFields))),
+/** A variant inside a product (include_variants): a product without variants of its own. */
+export const ProductVariant = namedObject('ProductVariant', productFields);
+
+export const Product = namedExtension('Product', ProductVariant, {
+  variants: Type.Optional(Type.Array(ProductVariant)),
 });
 export type Product = Static<typeof Product>;

@@ -877,187 +877,8 @@ export interface components {
             near_low: boolean;
         };
         /** Product */
-        Product: {
-            /**
-             * Format: uuid
-             * @description UUID
-             */
-            id: string;
-            name: string;
-            slug: string;
-            description: string | null;
-            gtin: string | null;
-            mpn: string | null;
-            model_number: string | null;
-            current_best_price: number | null;
-            min_price: number | null;
-            max_price: number | null;
-            avg_price: number | null;
-            image_url: string | null;
-            variant_attributes: {
-                [key: string]: unknown;
-            };
-            specifications: {
-                [key: string]: unknown;
-            };
-            data: {
-                [key: string]: unknown;
-            };
-            quality_score: number;
-            data_tier: number;
-            source_type: string;
-            product_group_id: string | null;
-            /** @description ISO 8601 timestamp (UTC) */
-            created_at: string;
-            /** @description ISO 8601 timestamp (UTC) */
-            updated_at: string;
-            brand: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                logo_url: string | null;
-                website_url: string | null;
-                /** @description ISO 8601 timestamp (UTC) */
-                created_at: string;
-            } | null;
-            category: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                icon: string | null;
-                is_featured: boolean;
-                parent_id: string | null;
-                level: number;
-                path: string;
-            } | null;
-            product_type: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                subcategory_id: string | null;
-                is_active: boolean;
-                level: number;
-                path: string;
-            } | null;
-            product_group: components["schemas"]["ProductGroupRef"] | null;
-            offers?: components["schemas"]["Offer"][];
-            signals?: components["schemas"]["Signals"];
-            _variant_count?: number;
-            _naming_method: string | null;
-            _naming_confidence: number | null;
-            _category_profile_key: string | null;
-            _spec_sources: {
-                [key: string]: unknown;
-            };
-            _quality_breakdown: components["schemas"]["QualityBreakdown"];
-            _knowledge?: components["schemas"]["KnowledgeMeta"];
-            knowledge?: components["schemas"]["ProductKnowledge"];
-            attributes?: components["schemas"]["Attribute"][];
-            _score?: number;
-            variants?: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                gtin: string | null;
-                mpn: string | null;
-                model_number: string | null;
-                current_best_price: number | null;
-                min_price: number | null;
-                max_price: number | null;
-                avg_price: number | null;
-                image_url: string | null;
-                variant_attributes: {
-                    [key: string]: unknown;
-                };
-                specifications: {
-                    [key: string]: unknown;
-                };
-                data: {
-                    [key: string]: unknown;
-                };
-                quality_score: number;
-                data_tier: number;
-                source_type: string;
-                product_group_id: string | null;
-                /** @description ISO 8601 timestamp (UTC) */
-                created_at: string;
-                /** @description ISO 8601 timestamp (UTC) */
-                updated_at: string;
-                brand: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    logo_url: string | null;
-                    website_url: string | null;
-                    /** @description ISO 8601 timestamp (UTC) */
-                    created_at: string;
-                } | null;
-                category: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    description: string | null;
-                    icon: string | null;
-                    is_featured: boolean;
-                    parent_id: string | null;
-                    level: number;
-                    path: string;
-                } | null;
-                product_type: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    subcategory_id: string | null;
-                    is_active: boolean;
-                    level: number;
-                    path: string;
-                } | null;
-                product_group: components["schemas"]["ProductGroupRef"] | null;
-                offers?: components["schemas"]["Offer"][];
-                signals?: components["schemas"]["Signals"];
-                _variant_count?: number;
-                _naming_method: string | null;
-                _naming_confidence: number | null;
-                _category_profile_key: string | null;
-                _spec_sources: {
-                    [key: string]: unknown;
-                };
-                _quality_breakdown: components["schemas"]["QualityBreakdown"];
-                _knowledge?: components["schemas"]["KnowledgeMeta"];
-                knowledge?: components["schemas"]["ProductKnowledge"];
-                attributes?: components["schemas"]["Attribute"][];
-                _score?: number;
-            }[];
+        Product: components["schemas"]["ProductVariant"] & {
+            variants?: components["schemas"]["ProductVariant"][];
         };
         /** ProductAttributes */
         ProductAttributes: {
@@ -1189,6 +1010,98 @@ export interface components {
                 slug: string;
             };
             knowledge: components["schemas"]["KnowledgeEntry"][];
+        };
+        /** ProductVariant */
+        ProductVariant: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            gtin: string | null;
+            mpn: string | null;
+            model_number: string | null;
+            current_best_price: number | null;
+            min_price: number | null;
+            max_price: number | null;
+            avg_price: number | null;
+            image_url: string | null;
+            variant_attributes: {
+                [key: string]: unknown;
+            };
+            specifications: {
+                [key: string]: unknown;
+            };
+            data: {
+                [key: string]: unknown;
+            };
+            quality_score: number;
+            data_tier: number;
+            source_type: string;
+            product_group_id: string | null;
+            /** @description ISO 8601 timestamp (UTC) */
+            created_at: string;
+            /** @description ISO 8601 timestamp (UTC) */
+            updated_at: string;
+            brand: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                slug: string;
+                logo_url: string | null;
+                website_url: string | null;
+                /** @description ISO 8601 timestamp (UTC) */
+                created_at: string;
+            } | null;
+            category: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                slug: string;
+                description: string | null;
+                icon: string | null;
+                is_featured: boolean;
+                parent_id: string | null;
+                level: number;
+                path: string;
+            } | null;
+            product_type: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                slug: string;
+                subcategory_id: string | null;
+                is_active: boolean;
+                level: number;
+                path: string;
+            } | null;
+            product_group: components["schemas"]["ProductGroupRef"] | null;
+            offers?: components["schemas"]["Offer"][];
+            signals?: components["schemas"]["Signals"];
+            _variant_count?: number;
+            _naming_method: string | null;
+            _naming_confidence: number | null;
+            _category_profile_key: string | null;
+            _spec_sources: {
+                [key: string]: unknown;
+            };
+            _quality_breakdown: components["schemas"]["QualityBreakdown"];
+            _knowledge?: components["schemas"]["KnowledgeMeta"];
+            knowledge?: components["schemas"]["ProductKnowledge"];
+            attributes?: components["schemas"]["Attribute"][];
+            _score?: number;
         };
         /** QualityBreakdown */
         QualityBreakdown: {
