@@ -3,10 +3,13 @@ export {
   Brand,
   BrandProfile,
   BrandRef,
+  BrandSummary,
   Category,
+  CategorySummary,
   Offer,
   OfferMatch,
   ProductType,
+  ProductTypeSummary,
   Retailer,
 } from './catalog.js';
 export { CHANGE_ASPECTS, CHANGE_TYPES, type ChangeAspect, ChangeItem } from './changes.js';

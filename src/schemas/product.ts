@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Brand, Category, Offer, ProductType } from './catalog.js';
+import { BrandSummary, CategorySummary, Offer, ProductTypeSummary } from './catalog.js';
 import { FreeObject, NamedFields, Nullable, namedExtension, namedObject, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
@@ -87,11 +87,9 @@ const productFields = {
   product_group_id: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
-  brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
-  category: Nullable(Type.Omit(Category, ['children'])),
-  product_type: Nullable(
-    Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']),
-  ),
+  brand: Nullable(BrandSummary),
+  category: Nullable(CategorySummary),
+  product_type: Nullable(ProductTypeSummary),
   product_group: Nullable(ProductGroupRef),
   offers: Type.Optional(Type.Array(Offer)),
   signals: Type.Optional(Signals),
