@@ -15,6 +15,9 @@
  *   npm run eval:er -- --orphans 0.5
  *                                 also score each set with that share of the second side's
  *                                 partnered listings removed (see withOrphans)
+ *   npm run eval:er -- --explain  also what the matcher learned per set, the blocking's pair
+ *                                 completeness, why true pairs were missed and where the
+ *                                 predicted pairs came from (method × probability band)
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -50,13 +53,17 @@ let explain = false;
  * With `--explain`: the candidate pairs of the last resolution (`key\u0000key`, both ways) with
  * their final probability and whether they carry a hard conflict.
  */
-let lastCandidates: Map<string, { probability: number; conflict: boolean }> | null = null;
+let lastCandidates: Map<string, { probability: number; conflict: boolean; method: string }> | null = null;
 const resolver = (records: ResolveRecord[]) => {
   if (explain) {
     const { edges } = scoreCandidates(records, { ...DEFAULTS, ...resolveOptions });
     lastCandidates = new Map();
     for (const e of edges) {
-      const scored = { probability: e.probability, conflict: e.conflict };
+      const scored = {
+        probability: e.probability,
+        conflict: e.conflict,
+        method: e.method ?? 'title_similarity',
+      };
       lastCandidates.set(`${records[e.i]!.key}\u0000${records[e.j]!.key}`, scored);
       lastCandidates.set(`${records[e.j]!.key}\u0000${records[e.i]!.key}`, scored);
     }
@@ -367,6 +374,37 @@ function missedPairs(dataset: Dataset, direct: boolean, predicted: Set<string>) 
   return { completeness: candidates / dataset.matches.length, missed };
 }
 
+/**
+ * Where the predicted pairs came from, right and wrong against the truth: by the match method
+ * of their candidate pair and its final probability (≥ 0.9, the threshold's range, or a mutual
+ * best below it), or "not a candidate" for pairs joined through a third listing or as one item.
+ * On a set whose precision is low this says which path to look at.
+ */
+export function predictedByPath(
+  dataset: Dataset,
+  direct: boolean,
+  predicted: Set<string>,
+): Record<string, { right: number; wrong: number }> | null {
+  if (!lastCandidates) return null;
+  const [left, right] = dataset.sides;
+  const key = (side: DatasetSide | undefined, id: string) =>
+    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const gold = new Set(dataset.matches.map(([a, b]) => `${a}\u0000${b}`));
+  const out: Record<string, { right: number; wrong: number }> = {};
+  for (const pair of predicted) {
+    const [a, b] = pair.split('\u0000') as [string, string];
+    const scored = lastCandidates.get(`${key(left, a)}\u0000${key(right, b)}`);
+    const band = !scored
+      ? 'not a candidate'
+      : `${scored.method} ${scored.probability >= 0.9 ? '>= 0.9' : scored.probability >= 0.5 ? '0.5-0.9' : '< 0.5'}`;
+    const row = out[band] ?? { right: 0, wrong: 0 };
+    if (gold.has(pair)) row.right++;
+    else row.wrong++;
+    out[band] = row;
+  }
+  return out;
+}
+
 /** Resolves and scores one dataset. */
 export async function evaluate(
   dataset: Dataset,
@@ -384,6 +422,11 @@ export async function evaluate(
         `one-to-one recall ceiling ${oneToOneCeiling(dataset.matches).toFixed(3)}; ` +
         `missed true pairs ${JSON.stringify(why?.missed ?? {})}`,
     );
+    const paths = predictedByPath(dataset, direct, predicted) ?? {};
+    for (const band of Object.keys(paths).sort())
+      console.error(
+        `  predicted, ${band.padEnd(26)} right ${paths[band]!.right}, wrong ${paths[band]!.wrong}`,
+      );
   }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
