@@ -6,7 +6,8 @@
  * product a listing serves (accessory.ts), TF-IDF title vectors) → blocking on rare title words and codes → a comparison vector and a fixed
  * log-odds score per candidate pair → Fellegi–Sunter weights learned from the batch by EM
  * under one-to-one and hard-conflict constraints (learn.ts), which vet the weak pairs and the
- * title-only second choices (a pair that is not the first choice of both its listings) →
+ * title-only second choices (a pair that is not the first choice of both its listings) and
+ * title-only pairs whose feeds state different brands →
  * best-first clustering that keeps one listing per retailer unless two listings are the same
  * item, recording how each listing was matched → variant groups by retailer item group and
  * shared base model. Listings that name their previous product keep it unless new evidence

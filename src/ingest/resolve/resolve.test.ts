@@ -170,4 +170,35 @@ describe('learned matcher evidence', () => {
     for (const p of result.products)
       for (const m of p.matches) expect(m.confidence).toBeGreaterThanOrEqual(p.keys.length > 1 ? 0 : 1);
   });
+  it('keeps look-alikes of two stated brands apart unless the learned matcher supports them', () => {
+    const words =
+      'zephyr quartz nimbus falcon orbit cobalt ember glacier harbor ivory jasper kestrel lumen meridian nova onyx prism quasar raven sierra tundra umbra vertex willow xenon yarrow zenith acorn birch cedar'.split(
+        ' ',
+      );
+    const makers = ['Targus', 'Belkin', 'Incase', 'Speck', 'Tucano', 'Thule'];
+    const others =
+      'Korvo Lumina Mistral Norden Ostara Palisade Quillon Rivet Solano Trellis Umber Vanta'.split(' ');
+    const records: ResolveRecord[] = [];
+    words.forEach((w, k) => {
+      if (k < 24) {
+        // one sleeve at both retailers, from one maker: what the batch learns a match looks like
+        const m = makers[k % makers.length]!;
+        records.push(rec(`a:${k}`, 'a', `${m} ${w} laptop sleeve ${k}`, { brand: m, price: 30 + k }));
+        records.push(rec(`b:${k}`, 'b', `${m} ${w} sleeve for laptops ${k}`, { brand: m, price: 31 + k }));
+      } else {
+        // the same-looking folio from two makers, one at each retailer
+        const look = `${w} ${words[k - 20]} ${words[k - 14]} ${words[k - 10]} tablet folio case`;
+        const [x, y] = [others[(k - 24) * 2]!, others[(k - 24) * 2 + 1]!];
+        records.push(rec(`a:${k}`, 'a', `${x} ${look}`, { brand: x, price: 30 + k }));
+        records.push(rec(`b:${k}`, 'b', `${y} ${look}`, { brand: y, price: 31 + k }));
+      }
+    });
+    const twoBrands = (options: ResolveOptions) =>
+      clustersOf(records, options).filter((keys) => keys.length > 1 && Number(keys[0]!.slice(2)) >= 24);
+    expect(twoBrands({})).toEqual([]);
+    // without the rule the fixed score alone merges some of them
+    expect(twoBrands({ statedBrandVeto: false }).length).toBeGreaterThan(0);
+    // and the sleeves, one maker at both retailers, still merge
+    expect(clustersOf(records).filter((keys) => keys.length === 2)).toHaveLength(24);
+  });
 });

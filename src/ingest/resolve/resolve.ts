@@ -9,7 +9,7 @@ import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
 import { learnMatches } from './learn.js';
-import { FEATURES, scorePairs } from './score.js';
+import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
@@ -23,6 +23,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   oneToOne: true,
   titleOnlyVeto: false,
   secondChoiceVeto: true,
+  statedBrandVeto: true,
 };
 
 /**
@@ -205,10 +206,13 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
       // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
-      // `secondChoiceVeto`, so does one that is not the first choice of both its listings.
+      // `secondChoiceVeto`, so does one that is not the first choice of both its listings, and
+      // with `statedBrandVeto` one whose feeds name two different brands.
       const secondChoice =
         best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
-      const veto = (opts.titleOnlyVeto || secondChoice) && method[p] === 'title_similarity';
+      const brandClash =
+        opts.statedBrandVeto && levels[p * FEATURES.length + BRAND_FEATURE] === STATED_BRANDS_DISAGREE;
+      const veto = (opts.titleOnlyVeto || secondChoice || brandClash) && method[p] === 'title_similarity';
       probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }

@@ -58,6 +58,10 @@ export const FEATURES = [
   { name: 'measure', levels: 4 },
 ] as const;
 
+/** Index of the `brand` feature, and its level where both feeds state brands that differ. */
+export const BRAND_FEATURE = FEATURES.findIndex((f) => f.name === 'brand');
+export const STATED_BRANDS_DISAGREE = 4;
+
 /** Levels of the model-number feature. */
 const MODEL = { unrelated: 1, same: 2, inText: 3, compatible: 4, variant: 5, conflict: 6 } as const;
 
@@ -252,7 +256,7 @@ function scoreInto(
       if (!aInB && !bInA) {
         const stated = a.brandStated && b.brandStated;
         add('brand', stated ? -1.5 : -0.5);
-        levels[at + 3] = stated ? 4 : 3;
+        levels[at + 3] = stated ? STATED_BRANDS_DISAGREE : 3;
       } else levels[at + 3] = 2;
     }
   }

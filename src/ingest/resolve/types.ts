@@ -122,4 +122,10 @@ export interface ResolveOptions {
    * second choices are the likeliest wrong merges (docs/ingest.md). Default true.
    */
   secondChoiceVeto?: boolean;
+  /**
+   * A `title_similarity` pair whose feeds both state a brand, and different ones, keeps its
+   * fixed score only if the learned posterior also accepts it: look-alike accessories of two
+   * makers (docs/ingest.md). Default true.
+   */
+  statedBrandVeto?: boolean;
 }
