@@ -194,14 +194,13 @@ function productDocument(db: Db, row: ProductRow): { product: Product; json: str
 /**
  * Whether a stored spec sources text is what the Product serializer writes for its parsed
  * object. The write phase stores `JSON.stringify` of an object, which JSON.stringify writes
- * back unchanged once parsed (keys in the same order, numbers in the same form). The
- * serializer writes each of a free object's values with JSON.stringify, and each key as
- * JSON.stringify does, except keys with a line terminator (it skips them) and keys whose
- * escaping it does its own way (quotes, backslashes, control characters, lone surrogates):
- * every one of those shows as a backslash escape, or a raw U+2028/U+2029, in the text.
+ * back unchanged once parsed (keys in the same order, numbers and escapes in the same form).
+ * The serializer writes each of a free object's values with JSON.stringify and each key
+ * escaped as JSON.stringify does, but skips keys with a line terminator: a `\n` or `\r`
+ * escape, or a raw U+2028/U+2029, anywhere in the text sends the product the long way.
  */
 export const splicesAsStored = (sources: string): boolean =>
-  sources.startsWith('{') && !sources.includes('\\') && !/[\u2028\u2029]/.test(sources);
+  sources.startsWith('{') && !/\\[nr]|[\u2028\u2029]/.test(sources);
 
 /**
  * A product document serialized with empty spec sources, with `sources` in their place; null
