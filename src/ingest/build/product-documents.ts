@@ -171,7 +171,7 @@ const NO_SOURCES_THEN = `${NO_SOURCES},"_quality_breakdown":`;
 /**
  * A products row's Product and its document JSON, the spec sources spliced in as stored.
  * Parsing a product's spec sources (1.7 KB a product on the demo) only for the serializer to
- * write them back was a fifth of this phase's CPU; the stored text is what the serializer
+ * write them back was a tenth of this phase's CPU; the stored text is what the serializer
  * writes whenever {@link splicesAsStored} holds, so the JSON is the same byte for byte
  * (product-documents.test.ts checks it against serializing the parsed object). Otherwise,
  * the product is read and serialized whole.
