@@ -12,9 +12,11 @@ import {
   serializeKnowledgeMeta,
   serializeProduct,
   storeDictionary,
+  storedText,
   withKnowledgeMeta,
 } from '../../catalog/index.js';
 import { knowledgeMeta } from '../../knowledge/index.js';
+import type { Product } from '../../schemas/index.js';
 
 /** Products read at once: their rows and offers come in two queries. */
 const CHUNK = 1000;
@@ -147,8 +149,7 @@ function documentParts(db: Db, rows: ProductRow[]): Parts[] {
     rows.map((r) => String(r.id)),
   );
   return rows.map((row): Parts => {
-    const product = productFromRow(db, row);
-    const json = serializeProduct(product);
+    const { product, json } = productDocument(db, row);
     const meta = knowledgeMeta(db, product);
     const knowledgeJson = meta ? serializeKnowledgeMeta(meta) : null;
     const barcode = barcodeFromRow(db, row, offers.get(product.id) ?? [], '');
@@ -161,4 +162,53 @@ function documentParts(db: Db, rows: ProductRow[]): Parts[] {
       type: product.product_type?.id ?? null,
     };
   });
+}
+
+/** The empty spec sources as the Product serializer writes them, and the field that follows. */
+const NO_SOURCES = '"_spec_sources":{}';
+const NO_SOURCES_THEN = `${NO_SOURCES},"_quality_breakdown":`;
+
+/**
+ * A products row's Product and its document JSON, the spec sources spliced in as stored.
+ * Parsing a product's spec sources (1.7 KB a product on the demo) only for the serializer to
+ * write them back was a tenth of this phase's CPU; the stored text is what the serializer
+ * writes whenever {@link splicesAsStored} holds, so the JSON is the same byte for byte
+ * (product-documents.test.ts checks it against serializing the parsed object). Otherwise,
+ * the product is read and serialized whole.
+ */
+function productDocument(db: Db, row: ProductRow): { product: Product; json: string } {
+  const stored = row.spec_sources_json;
+  const sources = storedText(stored);
+  if (sources !== null && splicesAsStored(sources)) {
+    row.spec_sources_json = null;
+    const product = productFromRow(db, row);
+    row.spec_sources_json = stored;
+    const json = withSpecSources(serializeProduct(product), sources);
+    // the product's `_spec_sources` stays empty: nothing after this reads them
+    if (json !== null) return { product, json };
+  }
+  const product = productFromRow(db, row);
+  return { product, json: serializeProduct(product) };
+}
+
+/**
+ * Whether a stored spec sources text is what the Product serializer writes for its parsed
+ * object. The write phase stores `JSON.stringify` of an object, which JSON.stringify writes
+ * back unchanged once parsed (keys in the same order, numbers and escapes in the same form).
+ * The serializer writes each of a free object's values with JSON.stringify and each key
+ * escaped as JSON.stringify does, but skips keys with a line terminator: a `\n` or `\r`
+ * escape, or a raw U+2028/U+2029, anywhere in the text sends the product the long way.
+ */
+export const splicesAsStored = (sources: string): boolean =>
+  sources.startsWith('{') && !/\\[nr]|[\u2028\u2029]/.test(sources);
+
+/**
+ * A product document serialized with empty spec sources, with `sources` in their place; null
+ * when the document does not end in them and the quality breakdown (a product's own fields
+ * end so: the breakdown's values are numbers, so the last match is the product's).
+ */
+export function withSpecSources(json: string, sources: string): string | null {
+  const at = json.lastIndexOf(NO_SOURCES_THEN);
+  if (at < 0) return null;
+  return `${json.slice(0, at)}"_spec_sources":${sources}${json.slice(at + NO_SOURCES.length)}`;
 }

@@ -15,5 +15,6 @@ export function normalizeAttributeName(name: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return SYNONYMS[snake] ?? snake;
+  // own keys only: a column named `constructor` or `toString` is that name, not Object's method
+  return Object.hasOwn(SYNONYMS, snake) ? (SYNONYMS[snake] as string) : snake;
 }
