@@ -188,9 +188,13 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     /** True when a body of `size` bytes for `key` should be kept: room, or asked for more than the one it evicts. */
     const admit = (key: string, size: number): boolean =>
       asked.admits(bodies, { maxSize: maxBytes, maxEntries }, key, size);
-    /** Keeps a body the plain ones had no room for deflated, when the packed ones admit it. */
+    /**
+     * Keeps a body the plain ones had no room for deflated, when the packed ones admit it and
+     * it is asked for a second time: a crawl's one-off answers (every barcode, every price
+     * history in turn) would each cost a deflate and never be asked for again.
+     */
     const keepPacked = (key: string, entry: CacheEntry, head: string, tail: string): void => {
-      if (packedBytes <= 0) return;
+      if (packedBytes <= 0 || asked.frequency(key) < 2) return;
       const limits = { maxSize: packedBytes, maxEntries };
       const estimate = entrySize(Math.ceil((head.length + tail.length) * PACKED_RATIO), 0, key);
       if (!asked.admits(packedBodies, limits, key, estimate)) return;
