@@ -130,6 +130,17 @@ const PACK_LEVEL = 6;
 /** A page of JSON packs to about this fraction of its bytes (to judge admission before packing it). */
 const PACKED_RATIO = 0.15;
 
+/**
+ * `bytes` in memory of its own size: zlib answers a short output with a view of its 16 KB
+ * output chunk, which would keep the whole chunk alive and past the byte budget's count.
+ */
+function exact(bytes: Buffer): Buffer {
+  if (bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.byteLength);
+  bytes.copy(own);
+  return own;
+}
+
 /** Bytes of the compressed variants kept with a cached body. */
 const encodedSize = (entry: CacheEntry): number =>
   (entry.encoded?.br?.bytes.length ?? 0) + (entry.encoded?.gzip?.bytes.length ?? 0);
@@ -200,7 +211,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (!asked.admits(packedBodies, limits, key, estimate)) return;
       const raw = Buffer.from(head + tail);
       const headBytes = Buffer.byteLength(head);
-      packedBodies.set(key, { entry, packed: deflateRawSync(raw, { level: PACK_LEVEL }), headBytes });
+      packedBodies.set(key, { entry, packed: exact(deflateRawSync(raw, { level: PACK_LEVEL })), headBytes });
     };
     /**
      * The entry of a packed body with its head and tail inflated, or null when none is kept.
@@ -209,7 +220,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     const unpacked = (key: string): CacheEntry | null => {
       const kept = packedBodies.get(key);
       if (!kept) return null;
-      const raw = inflateRawSync(kept.packed);
+      const raw = exact(inflateRawSync(kept.packed));
       // views of the one inflated buffer, which they exactly cover
       const head = raw.subarray(0, kept.headBytes);
       const tail = raw.subarray(kept.headBytes);
