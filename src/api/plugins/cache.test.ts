@@ -154,6 +154,11 @@ describe('cache hits', () => {
     expect(hit.json().meta.cached).toBe(true);
     expect(hit.json().data).toEqual(first.json().data);
     expect(hit.headers.etag).toBe(first.headers.etag);
+    const revalidated = await app.inject({
+      url: tail,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
     const strip = (body: string) => body.replace(/"meta":\{[^}]*\}/, '');
     expect(strip(hit.body)).toBe(strip(first.body));
     for (const url of popular) expect((await app.inject(url)).headers['x-test-from-bytes']).toBe('true');

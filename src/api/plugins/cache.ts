@@ -305,7 +305,8 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         request.cacheKey = key;
         if (key) {
           asked.increment(key);
-          request.cacheEntry = bodies.get(key) ?? unpacked(key) ?? references.get(key) ?? null;
+          // a packed body is inflated only once limits and If-None-Match have passed (below)
+          request.cacheEntry = bodies.get(key) ?? packedBodies.get(key)?.entry ?? references.get(key) ?? null;
         }
       }
       done();
@@ -322,11 +323,11 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       }
       request.metaExtras.cached = true;
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
-      // an entry without a body: the route answers (cacheByReference)
-      const { head, tail } = entry;
-      if (head === undefined || tail === undefined) return done();
-      const middle = entry.raw ? EMPTY : Buffer.from(metaJson(request));
-      reply.send(sendParts(request, reply, entry, { head, middle, tail }));
+      // an entry without a body: its packed copy, else the route answers (cacheByReference)
+      const body = entry.head === undefined ? unpacked(request.cacheKey as string) : entry;
+      if (body?.head === undefined || body.tail === undefined) return done();
+      const middle = body.raw ? EMPTY : Buffer.from(metaJson(request));
+      reply.send(sendParts(request, reply, body, { head: body.head, middle, tail: body.tail }));
     });
 
     app.addHook('onSend', (request, reply, payload, done) => {
