@@ -137,4 +137,31 @@ describe('cache hits', () => {
     }
     await app.close();
   });
+
+  it('answer the repeated bodies the plain budget has no room for from their packed copy, byte for byte', async () => {
+    // the plain part holds the three popular bodies; the packed quarter holds a few pages more
+    const app = await cachedApp({ maxBytes: 40_000 });
+    const popular = ['a', 'b', 'c'].map((q) => `/echo?text=${q.repeat(4000)}`);
+    for (let round = 0; round < 3; round++) for (const url of popular) await app.inject(url);
+    const tail = `/echo?text=${encodeURIComponent('déjà vu '.repeat(400))}`;
+    const first = await app.inject(tail);
+    // asked once, it is not packed (a crawl's answers are asked once); asked again, it is
+    const again = await app.inject(tail);
+    expect(again.headers['x-test-from-bytes']).toBe('false');
+    expect(again.json().meta.cached).toBe(true);
+    const hit = await app.inject(tail);
+    expect(hit.headers['x-test-from-bytes']).toBe('true');
+    expect(hit.json().meta.cached).toBe(true);
+    expect(hit.json().data).toEqual(first.json().data);
+    expect(hit.headers.etag).toBe(first.headers.etag);
+    const revalidated = await app.inject({
+      url: tail,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    const strip = (body: string) => body.replace(/"meta":\{[^}]*\}/, '');
+    expect(strip(hit.body)).toBe(strip(first.body));
+    for (const url of popular) expect((await app.inject(url)).headers['x-test-from-bytes']).toBe('true');
+    await app.close();
+  });
 });

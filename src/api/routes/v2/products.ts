@@ -212,7 +212,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) {
     const catalog = app.catalog();
     const db = catalog.db;
-    const [selection] = checkRequest(request, selectionCheck(db, request.query));
+    // no `fields` and a valid query (most reads): nothing to check, and no check made to say so
+    const [selection] =
+      request.validationError || request.query.fields !== undefined
+        ? checkRequest(request, selectionCheck(db, request.query))
+        : [undefined];
     const productId = id();
     const query = withImpliedFlags(request.query, selection, [
       'include_offers',
