@@ -16,7 +16,7 @@ import {
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
 import { startSearchIndex } from '../search/index.js';
-import { type AssembledProduct, assembleProduct } from './build/assemble.js';
+import { assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
 import { type Classification, Classifier } from './build/classify.js';
@@ -31,8 +31,9 @@ import { writePriceSeries } from './build/price-series.js';
 import { writeProductDocuments } from './build/product-documents.js';
 import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
-import type { Resolver, VariantGroup } from './build/resolver.js';
-import { writeProducts } from './build/write-products.js';
+import type { ResolveRecord, Resolver, VariantGroup } from './build/resolver.js';
+import { ScratchFile } from './build/scratch.js';
+import { type StoredProducts, storedProducts, writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
   carryPriceHistory,
@@ -343,6 +344,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       now,
       day,
       resolver: options.resolver,
+      scratchPath: path.replace(/\.db$/, '.scratch.db'),
       progress,
     });
     progress({ phase: 'relationships' });
@@ -429,9 +431,13 @@ async function writeListings(
     now: string;
     day: string;
     resolver: Resolver | undefined;
+    /** where the listings and products wait between phases (deleted before this returns) */
+    scratchPath: string;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): Promise<{ products: number; previousPath: string | null }> {
+  let written = 0;
+  let restoreIndexes = () => {};
   const { content, now, day, progress } = options;
   const previous = readPrevious(options.previousPath);
   progress({ phase: 'reference data' });
@@ -442,40 +448,50 @@ async function writeListings(
     reference,
     now,
   );
-  const { products, groups } = resolveProducts(listings, {
-    reference,
-    previous,
-    now,
-    resolver: options.resolver,
-    progress,
-  });
-  // the products hold their listings now: this list goes, and each product with its listings
-  // goes once written (writeProducts empties its slot)
-  listings.length = 0;
-  // what classification and assembly built on the way is garbage now
-  collectGarbage();
-  const count = products.length;
-  const typesWithKnowledge = new Set(
-    content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
-  );
-  progress({ phase: 'write', total: count });
-  // indexes are built after the bulk load, so they are packed and sorted once
-  // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
-  const restoreIndexes = deferIndexes(db, BULK_TABLES);
-  await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
-  // the run's listings and products are garbage from here on
+  // the listings and the assembled products wait on disk between phases (build/scratch.ts)
+  const scratch = new ScratchFile(options.scratchPath);
+  try {
+    const { products, groups } = resolveProducts(listings, scratch, {
+      reference,
+      previous,
+      now,
+      resolver: options.resolver,
+      progress,
+    });
+    // what classification, resolution and assembly built on the way is garbage now
+    collectGarbage();
+    const count = products.summaries.length;
+    const typesWithKnowledge = new Set(
+      content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
+    );
+    progress({ phase: 'write', total: count });
+    // indexes are built after the bulk load, so they are packed and sorted once
+    // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
+    restoreIndexes = deferIndexes(db, BULK_TABLES);
+    await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
+    written = count;
+  } finally {
+    scratch.close();
+  }
+  // the run's products are garbage from here on
   collectGarbage();
   writeNameKeys(db);
   restoreIndexes();
   db.exec(offersByProductIndex);
   // before anything copies updated_at: unchanged products keep the previous publish's
   keepUpdatedAt(db, previous.path);
-  return { products: count, previousPath: previous.path };
+  return { products: written, previousPath: previous.path };
 }
 
-/** Classifies, resolves and assembles the run's listings into products and variant groups. */
+/**
+ * Classifies, resolves and assembles the run's listings into products and variant groups.
+ * The listings leave the heap once the resolver's records are built (they wait in `scratch`
+ * until their product is assembled), and each product goes to `scratch` as soon as it is
+ * assembled: what stays in memory is one small summary a product (issue 20).
+ */
 function resolveProducts(
   listings: Listing[],
+  scratch: ScratchFile,
   options: {
     reference: Reference;
     previous: PreviousCatalog;
@@ -483,7 +499,7 @@ function resolveProducts(
     resolver: Resolver | undefined;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
-): { products: AssembledProduct[]; groups: VariantGroup[] } {
+): { products: StoredProducts; groups: VariantGroup[] } {
   const { reference, previous, progress } = options;
   progress({ phase: 'classify', total: listings.length });
   const classifier = new Classifier(reference.types.values());
@@ -491,29 +507,36 @@ function resolveProducts(
   for (const l of listings) classifications.set(l.key, classifier.classify(l));
 
   progress({ phase: 'resolve', total: listings.length });
-  const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
-    listings.map((l) => ({
-      key: l.key,
-      source: l.retailer,
-      title: l.title,
-      description: l.description,
-      brand: reference.brands.resolve(l.brandName)?.name ?? null,
-      gtin: l.gtin14,
-      mpn: l.mpn,
-      price: l.price,
-      productType: typeForResolver(classifications.get(l.key)),
-      specs: l.rawSpecs,
-      itemGroupId: l.itemGroupId,
-      color: l.color,
-      size: l.size,
-      previousProduct: previous.productIdByListing.get(l.key) ?? null,
-    })),
-  );
+  let records: ResolveRecord[] | null = listings.map((l) => ({
+    key: l.key,
+    source: l.retailer,
+    title: l.title,
+    description: l.description,
+    brand: reference.brands.resolve(l.brandName)?.name ?? null,
+    gtin: l.gtin14,
+    mpn: l.mpn,
+    price: l.price,
+    productType: typeForResolver(classifications.get(l.key)),
+    specs: l.rawSpecs,
+    itemGroupId: l.itemGroupId,
+    color: l.color,
+    size: l.size,
+    previousProduct: previous.productIdByListing.get(l.key) ?? null,
+  }));
+  // the listings wait on disk until assembly: only what the records share stays in memory
+  const stored = scratch.table<Listing>('listings');
+  const slotOf = new Map<string, number>();
+  listings.forEach((l, i) => {
+    stored.put(i, l);
+    slotOf.set(l.key, i);
+  });
+  listings.length = 0;
+  const resolved = (options.resolver ?? ((rs) => resolveListings(rs)))(records);
+  records = null;
 
   // the resolver's features and candidate pairs are garbage now (most of resolve's heap)
   collectGarbage();
   progress({ phase: 'assemble', total: resolved.products.length });
-  const byKey = new Map(listings.map((l) => [l.key, l]));
   const ctx = {
     reference,
     previous,
@@ -523,13 +546,16 @@ function resolveProducts(
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
     usedSlugs: new Set<string>(),
   };
-  const products = resolved.products.map((r) =>
-    assembleProduct(
+  const products = storedProducts(scratch, reference);
+  resolved.products.forEach((r, index) => {
+    const product = assembleProduct(
       r,
-      r.keys.map((k) => byKey.get(k)!),
+      r.keys.map((k) => stored.get(slotOf.get(k)!)),
       ctx,
-    ),
-  );
+    );
+    products.add(index, product);
+  });
+  stored.clear();
   return { products, groups: resolved.groups };
 }
 
