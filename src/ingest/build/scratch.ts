@@ -27,13 +27,13 @@ export class ScratchFile {
     this.#db.exec('BEGIN');
   }
 
-  /** A table of values by slot (a non-negative integer); `name` is a plain identifier. */
+  /** A table of values by slot (a non-negative integer); `name` is a-z and _ only (quoted: a keyword is fine). */
   table<T>(name: string): ScratchTable<T> {
     if (!/^[a-z_]+$/.test(name)) throw new Error(`scratch table name "${name}" must be a-z and _`);
-    this.#db.exec(`CREATE TABLE ${name} (slot INTEGER PRIMARY KEY, value BLOB NOT NULL)`);
-    const insert = this.#db.prepare(`INSERT INTO ${name} (slot, value) VALUES (?, ?)`);
-    const select = this.#db.prepare(`SELECT value FROM ${name} WHERE slot = ?`).pluck();
-    const drop = () => this.#db.exec(`DELETE FROM ${name}`);
+    this.#db.exec(`CREATE TABLE "${name}" (slot INTEGER PRIMARY KEY, value BLOB NOT NULL)`);
+    const insert = this.#db.prepare(`INSERT INTO "${name}" (slot, value) VALUES (?, ?)`);
+    const select = this.#db.prepare(`SELECT value FROM "${name}" WHERE slot = ?`).pluck();
+    const drop = () => this.#db.exec(`DELETE FROM "${name}"`);
     return {
       put: (slot, value) => {
         insert.run(slot, serialize(value));
