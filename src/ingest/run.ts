@@ -32,7 +32,7 @@ import { writeProductDocuments } from './build/product-documents.js';
 import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
 import type { ResolveRecord, Resolver, VariantGroup } from './build/resolver.js';
-import { ScratchFile } from './build/scratch.js';
+import { ScratchFile, type ScratchTable } from './build/scratch.js';
 import { type StoredProducts, storedProducts, writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
@@ -70,6 +70,11 @@ export interface IngestOptions {
   force?: boolean;
   /** retailer slugs whose listings leave the catalog in this run (the only way one leaves) */
   remove?: string[];
+  /**
+   * listings from which a run keeps its listings and assembled products in a scratch file
+   * beside the snapshot between phases instead of in memory (default {@link SPILL_LISTINGS})
+   */
+  spillAt?: number;
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }
@@ -118,6 +123,13 @@ export class IngestInputError extends Error {
   override name = 'IngestInputError';
 }
 
+/**
+ * Listings from which they wait on disk between phases (build/scratch.ts). Below it the round
+ * trip would only cost CPU (≈ 40 µs a listing); above, the heap would grow past what V8 gives
+ * a process by default (≈ 4 GB: 3 KB a listing while resolve runs, 1.58 million listings at
+ * 560k products). 250,000 listings is about 90,000 products of the demo.
+ */
+const SPILL_LISTINGS = 250_000;
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -338,13 +350,15 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     db.exec('BEGIN');
     // the listings are handed over (`splice` empties this function's array): once the products
     // are written nothing holds them, so the phases that follow run without them in memory
+    // a large run keeps its listings and products on disk between phases (SPILL_LISTINGS)
+    const spill = listings.length >= (options.spillAt ?? SPILL_LISTINGS);
     const written = await writeListings(db, listings.splice(0), {
       content,
       previousPath,
       now,
       day,
       resolver: options.resolver,
-      scratchPath: path.replace(/\.db$/, '.scratch.db'),
+      scratchPath: spill ? path.replace(/\.db$/, '.scratch.db') : null,
       progress,
     });
     progress({ phase: 'relationships' });
@@ -431,8 +445,8 @@ async function writeListings(
     now: string;
     day: string;
     resolver: Resolver | undefined;
-    /** where the listings and products wait between phases (deleted before this returns) */
-    scratchPath: string;
+    /** where the listings and products wait between phases (deleted before this returns); null: in memory */
+    scratchPath: string | null;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): Promise<{ products: number; previousPath: string | null }> {
@@ -507,32 +521,42 @@ function resolveProducts(
   for (const l of listings) classifications.set(l.key, classifier.classify(l));
 
   progress({ phase: 'resolve', total: listings.length });
-  let records: ResolveRecord[] | null = listings.map((l) => ({
-    key: l.key,
-    source: l.retailer,
-    title: l.title,
-    description: l.description,
-    brand: reference.brands.resolve(l.brandName)?.name ?? null,
-    gtin: l.gtin14,
-    mpn: l.mpn,
-    price: l.price,
-    productType: typeForResolver(classifications.get(l.key)),
-    specs: l.rawSpecs,
-    itemGroupId: l.itemGroupId,
-    color: l.color,
-    size: l.size,
-    previousProduct: previous.productIdByListing.get(l.key) ?? null,
-  }));
-  // the listings wait on disk until assembly: only what the records share stays in memory
+  // the listings wait in the scratch file until assembly; so do the records' descriptions and
+  // specs (the largest parts of a record, each read once or twice by the resolver)
   const stored = scratch.table<Listing>('listings');
+  const descriptions = scratch.table<string | null>('descriptions');
+  const specs = scratch.table<Record<string, string>>('specs');
   const slotOf = new Map<string, number>();
-  listings.forEach((l, i) => {
-    stored.put(i, l);
-    slotOf.set(l.key, i);
+  let records: ResolveRecord[] | null = listings.map((l, slot) => {
+    stored.put(slot, l);
+    descriptions.put(slot, l.description);
+    specs.put(slot, l.rawSpecs);
+    slotOf.set(l.key, slot);
+    return new SpilledRecord(
+      {
+        key: l.key,
+        source: l.retailer,
+        title: l.title,
+        brand: reference.brands.resolve(l.brandName)?.name ?? null,
+        gtin: l.gtin14,
+        mpn: l.mpn,
+        price: l.price,
+        productType: typeForResolver(classifications.get(l.key)),
+        itemGroupId: l.itemGroupId,
+        color: l.color,
+        size: l.size,
+        previousProduct: previous.productIdByListing.get(l.key) ?? null,
+      },
+      slot,
+      descriptions,
+      specs,
+    );
   });
   listings.length = 0;
   const resolved = (options.resolver ?? ((rs) => resolveListings(rs)))(records);
   records = null;
+  descriptions.clear();
+  specs.clear();
 
   // the resolver's features and candidate pairs are garbage now (most of resolve's heap)
   collectGarbage();
@@ -598,6 +622,71 @@ export function parseFeedArgument(arg: string): FeedSource {
     return { retailer: slugify(arg.slice(0, eq)), path: arg.slice(eq + 1) };
   const file = arg.split(/[\\/]/).pop() ?? arg;
   return { retailer: slugify(file.replace(/\.[^.]+$/, '')) || 'retailer', path: arg };
+}
+
+/**
+ * A resolver record whose description and specs are read from the scratch file when the
+ * resolver asks (it reads each once or twice): in memory they were about 0.9 KB of the 3 KB a
+ * listing costs while resolve runs (issue 20). Where the scratch file keeps values in memory,
+ * these are the listing's own.
+ */
+class SpilledRecord implements ResolveRecord {
+  readonly key: string;
+  readonly source: string;
+  readonly title: string;
+  readonly brand: string | null;
+  readonly gtin: string | null;
+  readonly mpn: string | null;
+  readonly price: number | null;
+  readonly productType: string | null;
+  readonly itemGroupId: string | null;
+  readonly color: string | null;
+  readonly size: string | null;
+  readonly previousProduct: string | null;
+  readonly #slot: number;
+  readonly #descriptions: ScratchTable<string | null>;
+  readonly #specs: ScratchTable<Record<string, string>>;
+
+  constructor(
+    fields: Omit<ResolveRecord, 'description' | 'specs'> & {
+      brand: string | null;
+      gtin: string | null;
+      mpn: string | null;
+      price: number | null;
+      productType: string | null;
+      itemGroupId: string | null;
+      color: string | null;
+      size: string | null;
+      previousProduct: string | null;
+    },
+    slot: number,
+    descriptions: ScratchTable<string | null>,
+    specs: ScratchTable<Record<string, string>>,
+  ) {
+    this.key = fields.key;
+    this.source = fields.source;
+    this.title = fields.title;
+    this.brand = fields.brand;
+    this.gtin = fields.gtin;
+    this.mpn = fields.mpn;
+    this.price = fields.price;
+    this.productType = fields.productType;
+    this.itemGroupId = fields.itemGroupId;
+    this.color = fields.color;
+    this.size = fields.size;
+    this.previousProduct = fields.previousProduct;
+    this.#slot = slot;
+    this.#descriptions = descriptions;
+    this.#specs = specs;
+  }
+
+  get description(): string | null {
+    return this.#descriptions.get(this.#slot);
+  }
+
+  get specs(): Record<string, string> {
+    return this.#specs.get(this.#slot);
+  }
 }
 
 /**
