@@ -527,7 +527,10 @@ function resolveProducts(
   const descriptions = scratch.table<string | null>('descriptions');
   const specs = scratch.table<Record<string, string>>('specs');
   const slotOf = new Map<string, number>();
+  // each listing leaves this array as it is stored, so the heap never holds both
+  const handed = listings as (Listing | undefined)[];
   let records: ResolveRecord[] | null = listings.map((l, slot) => {
+    handed[slot] = undefined;
     stored.put(slot, l);
     descriptions.put(slot, l.description);
     specs.put(slot, l.rawSpecs);
