@@ -177,6 +177,8 @@ export function validateIngestOptions(options: IngestOptions): void {
     !(typeof options.maxDrop === 'number' && options.maxDrop >= 0 && options.maxDrop <= 1)
   )
     fail(`maxDrop must be a share between 0 and 1, got ${JSON.stringify(options.maxDrop)}`);
+  if (options.spillAt !== undefined && !(Number.isSafeInteger(options.spillAt) && options.spillAt >= 0))
+    fail(`spillAt must be a whole number of listings, 0 or more, got ${JSON.stringify(options.spillAt)}`);
   const remove = options.remove ?? [];
   if (!Array.isArray(remove)) fail('remove must be a list of retailer slugs');
   for (const r of remove) {
