@@ -19,7 +19,7 @@ import { startSearchIndex } from '../search/index.js';
 import { assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
-import { type Classification, Classifier } from './build/classify.js';
+import { type Classification, Classifications, Classifier } from './build/classify.js';
 import {
   type PreviousCatalog,
   readPrevious,
@@ -519,8 +519,8 @@ function resolveProducts(
   const { reference, previous, progress } = options;
   progress({ phase: 'classify', total: listings.length });
   const classifier = new Classifier(reference.types.values());
-  const classifications = new Map<string, Classification>();
-  for (const l of listings) classifications.set(l.key, classifier.classify(l));
+  const classifications = new Classifications(listings.length);
+  listings.forEach((l, slot) => classifications.set(slot, classifier.classify(l)));
 
   progress({ phase: 'resolve', total: listings.length });
   // the listings wait in the scratch file until assembly; so do the records' descriptions and
@@ -546,7 +546,7 @@ function resolveProducts(
         gtin: l.gtin14,
         mpn: l.mpn,
         price: l.price,
-        productType: typeForResolver(classifications.get(l.key)),
+        productType: typeForResolver(classifications.at(slot)),
         itemGroupId: l.itemGroupId,
         color: l.color,
         size: l.size,
@@ -569,7 +569,12 @@ function resolveProducts(
   const ctx = {
     reference,
     previous,
-    classifications,
+    classifications: {
+      get: (key: string) => {
+        const slot = slotOf.get(key);
+        return slot === undefined ? undefined : classifications.at(slot);
+      },
+    },
     now: options.now,
     usedIds: new Set<string>(),
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
