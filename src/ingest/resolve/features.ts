@@ -237,6 +237,12 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const colorSets = new Interner<ReadonlySet<string>>();
   const specText = new Interner<string>();
   const brandWords = new Interner<string[]>();
+  // titles state the same few quantities ("65 in", "1.5 qt"): one map per distinct set
+  const measureSets = new Interner<Measures>();
+  const sharedMeasures = (m: Measures): Measures =>
+    m === null
+      ? null
+      : measureSets.of([...m].map(([unit, values]) => `${unit}\u0000${values.join(',')}`).join('\u0001'), m);
   const shared = (codes: string[]): string[] => (codes.length === 0 ? NO_STRINGS : codes);
 
   const features = raw.map((x, index): RecordFeatures => {
@@ -293,7 +299,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       brandStated: stated !== '',
       brandWords: brandWords.of(brand, brand.split(' ')),
       edition: isEmptyEdition(edition) ? NO_EDITION : edition,
-      measures: extractMeasures(r.title),
+      measures: sharedMeasures(extractMeasures(r.title)),
       colors: colorSets.of([...colors].join(','), colors),
       colorValue: comparable(r.color),
       sizeValue: comparable(r.size),
