@@ -32,7 +32,7 @@ import { writeProductDocuments } from './build/product-documents.js';
 import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
 import type { ResolveRecord, Resolver, VariantGroup } from './build/resolver.js';
-import { ScratchFile, type ScratchTable } from './build/scratch.js';
+import { PackedTexts, ScratchFile } from './build/scratch.js';
 import { type StoredProducts, storedProducts, writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
@@ -520,48 +520,49 @@ function resolveProducts(
   progress({ phase: 'classify', total: listings.length });
   const classifier = new Classifier(reference.types.values());
   const classifications = new Classifications(listings.length);
-  listings.forEach((l, slot) => classifications.set(slot, classifier.classify(l)));
+  listings.forEach((l, slot) => {
+    classifications.set(slot, classifier.classify(l));
+  });
 
   progress({ phase: 'resolve', total: listings.length });
-  // the listings wait in the scratch file until assembly; so do the records' descriptions and
-  // specs (the largest parts of a record, each read once or twice by the resolver)
+  // a large run's listings wait in the scratch file until assembly, and its records read their
+  // descriptions and specs (the largest parts of a record) from packed texts outside the heap
   const stored = scratch.table<Listing>('listings');
-  const descriptions = scratch.table<string | null>('descriptions');
-  const specs = scratch.table<Record<string, string>>('specs');
+  let packed = scratch.onDisk
+    ? { descriptions: new PackedTexts(listings.length), specs: new PackedTexts(listings.length) }
+    : null;
   const slotOf = new Map<string, number>();
   // each listing leaves this array as it is stored, so the heap never holds both
   const handed = listings as (Listing | undefined)[];
   let records: ResolveRecord[] | null = listings.map((l, slot) => {
     handed[slot] = undefined;
     stored.put(slot, l);
-    descriptions.put(slot, l.description);
-    specs.put(slot, l.rawSpecs);
     slotOf.set(l.key, slot);
-    return new SpilledRecord(
-      {
-        key: l.key,
-        source: l.retailer,
-        title: l.title,
-        brand: reference.brands.resolve(l.brandName)?.name ?? null,
-        gtin: l.gtin14,
-        mpn: l.mpn,
-        price: l.price,
-        productType: typeForResolver(classifications.at(slot)),
-        itemGroupId: l.itemGroupId,
-        color: l.color,
-        size: l.size,
-        previousProduct: previous.productIdByListing.get(l.key) ?? null,
-      },
-      slot,
-      descriptions,
-      specs,
-    );
+    const record = {
+      key: l.key,
+      source: l.retailer,
+      title: l.title,
+      description: l.description,
+      brand: reference.brands.resolve(l.brandName)?.name ?? null,
+      gtin: l.gtin14,
+      mpn: l.mpn,
+      price: l.price,
+      productType: typeForResolver(classifications.at(slot)),
+      specs: l.rawSpecs,
+      itemGroupId: l.itemGroupId,
+      color: l.color,
+      size: l.size,
+      previousProduct: previous.productIdByListing.get(l.key) ?? null,
+    };
+    if (!packed) return record;
+    packed.descriptions.put(slot, l.description);
+    packed.specs.put(slot, JSON.stringify(l.rawSpecs));
+    return new PackedRecord(record, slot, packed);
   });
   listings.length = 0;
   const resolved = (options.resolver ?? ((rs) => resolveListings(rs)))(records);
   records = null;
-  descriptions.clear();
-  specs.clear();
+  packed = null;
 
   // the resolver's features and candidate pairs are garbage now (most of resolve's heap)
   collectGarbage();
@@ -635,12 +636,11 @@ export function parseFeedArgument(arg: string): FeedSource {
 }
 
 /**
- * A resolver record whose description and specs are read from the scratch file when the
- * resolver asks (it reads each once or twice): in memory they were about 0.9 KB of the 3 KB a
- * listing costs while resolve runs (issue 20). Where the scratch file keeps values in memory,
- * these are the listing's own.
+ * A resolver record whose description and specs are read from packed texts when the resolver
+ * asks (it reads each once or twice): in the heap they were about 0.9 KB of the 3 KB a listing
+ * cost while resolve ran (issue 20).
  */
-class SpilledRecord implements ResolveRecord {
+class PackedRecord implements ResolveRecord {
   readonly key: string;
   readonly source: string;
   readonly title: string;
@@ -654,48 +654,35 @@ class SpilledRecord implements ResolveRecord {
   readonly size: string | null;
   readonly previousProduct: string | null;
   readonly #slot: number;
-  readonly #descriptions: ScratchTable<string | null>;
-  readonly #specs: ScratchTable<Record<string, string>>;
+  readonly #packed: { descriptions: PackedTexts; specs: PackedTexts };
 
   constructor(
-    fields: Omit<ResolveRecord, 'description' | 'specs'> & {
-      brand: string | null;
-      gtin: string | null;
-      mpn: string | null;
-      price: number | null;
-      productType: string | null;
-      itemGroupId: string | null;
-      color: string | null;
-      size: string | null;
-      previousProduct: string | null;
-    },
+    record: Omit<Required<ResolveRecord>, 'description' | 'specs'>,
     slot: number,
-    descriptions: ScratchTable<string | null>,
-    specs: ScratchTable<Record<string, string>>,
+    packed: { descriptions: PackedTexts; specs: PackedTexts },
   ) {
-    this.key = fields.key;
-    this.source = fields.source;
-    this.title = fields.title;
-    this.brand = fields.brand;
-    this.gtin = fields.gtin;
-    this.mpn = fields.mpn;
-    this.price = fields.price;
-    this.productType = fields.productType;
-    this.itemGroupId = fields.itemGroupId;
-    this.color = fields.color;
-    this.size = fields.size;
-    this.previousProduct = fields.previousProduct;
+    this.key = record.key;
+    this.source = record.source;
+    this.title = record.title;
+    this.brand = record.brand;
+    this.gtin = record.gtin;
+    this.mpn = record.mpn;
+    this.price = record.price;
+    this.productType = record.productType;
+    this.itemGroupId = record.itemGroupId;
+    this.color = record.color;
+    this.size = record.size;
+    this.previousProduct = record.previousProduct;
     this.#slot = slot;
-    this.#descriptions = descriptions;
-    this.#specs = specs;
+    this.#packed = packed;
   }
 
   get description(): string | null {
-    return this.#descriptions.get(this.#slot);
+    return this.#packed.descriptions.get(this.#slot);
   }
 
   get specs(): Record<string, string> {
-    return this.#specs.get(this.#slot);
+    return JSON.parse(this.#packed.specs.get(this.#slot)!) as Record<string, string>;
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ScratchFile } from './scratch.js';
+import { PackedTexts, ScratchFile } from './scratch.js';
 
 describe('ScratchFile', () => {
   const dirs: string[] = [];
@@ -61,5 +61,20 @@ describe('ScratchFile', () => {
     scratch.close();
     scratch.close();
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('PackedTexts', () => {
+  it('gives back every text as put, null and multi-byte ones too, across chunks', () => {
+    const texts = ['', 'Bosch 800 Series', null, 'Café — 65″ ünïcödé 🎧', 'x'.repeat(17 * 2 ** 20), 'after'];
+    const packed = new PackedTexts(texts.length + 1);
+    texts.forEach((t, slot) => {
+      packed.put(slot, t);
+    });
+    texts.forEach((t, slot) => {
+      expect(packed.get(slot)).toBe(t);
+    });
+    // a slot never set reads as null
+    expect(packed.get(texts.length)).toBeNull();
   });
 });

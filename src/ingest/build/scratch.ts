@@ -56,6 +56,11 @@ export class ScratchFile {
     };
   }
 
+  /** Whether values go to disk (else they stay in memory as they are). */
+  get onDisk(): boolean {
+    return this.#db !== null;
+  }
+
   /** Closes and deletes the file (safe to call twice). */
   close(): void {
     if (this.#db?.open) this.#db.close();
@@ -84,4 +89,48 @@ export interface ScratchTable<T> {
   get(slot: number): T;
   /** drops every value (their pages are reused by the next table) */
   clear(): void;
+}
+
+/** Bytes of one chunk of {@link PackedTexts}. */
+const CHUNK_BYTES = 16 * 2 ** 20;
+
+/**
+ * Texts by slot, packed as UTF-8 in large buffers outside the JS heap: for what the resolver
+ * reads once or twice a listing (descriptions, specs as JSON), where a SQLite row would cost
+ * more CPU than the text itself. A text's bytes are about a third of what the string and its
+ * object cost in the heap. Each slot is set once.
+ */
+export class PackedTexts {
+  readonly #chunks: Buffer[] = [];
+  /** chunk index of each slot; -1 for null */
+  readonly #chunk: Int32Array;
+  readonly #start: Int32Array;
+  readonly #end: Int32Array;
+  #used = CHUNK_BYTES;
+
+  constructor(slots: number) {
+    this.#chunk = new Int32Array(slots).fill(-1);
+    this.#start = new Int32Array(slots);
+    this.#end = new Int32Array(slots);
+  }
+
+  put(slot: number, text: string | null): void {
+    if (text === null) return;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (this.#used + bytes > CHUNK_BYTES || this.#chunks.length === 0) {
+      this.#chunks.push(Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes)));
+      this.#used = 0;
+    }
+    const chunk = this.#chunks.length - 1;
+    this.#chunks[chunk]!.write(text, this.#used, 'utf8');
+    this.#chunk[slot] = chunk;
+    this.#start[slot] = this.#used;
+    this.#end[slot] = this.#used + bytes;
+    this.#used += bytes;
+  }
+
+  get(slot: number): string | null {
+    const chunk = this.#chunk[slot]!;
+    return chunk < 0 ? null : this.#chunks[chunk]!.toString('utf8', this.#start[slot], this.#end[slot]);
+  }
 }

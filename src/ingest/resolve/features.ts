@@ -195,8 +195,10 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const titleCodes = extractModelNumbers(r.title).filter((c) => !isNameWithVersion(c));
     const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
     if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
-    const descCodes = r.description
-      ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
+    // read once: a record may fetch its description from outside the heap (ingest/run.ts)
+    const description = r.description;
+    const descCodes = description
+      ? extractModelNumbers(description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
       : [];
     for (const c of new Set([...titleCodes, ...descCodes])) codeDf.set(c, (codeDf.get(c) ?? 0) + 1);
     const terms: number[] = tokens.map(intern);
