@@ -47,6 +47,19 @@ describe('ScratchFile', () => {
     scratch.close();
   });
 
+  it('forgets a slot in memory, and keeps it on disk until the file goes', () => {
+    const memory = new ScratchFile(null).table<string>('t');
+    memory.put(3, 'kept');
+    memory.forget(3);
+    expect(() => memory.get(3)).toThrow('no slot 3');
+    const scratch = new ScratchFile(file());
+    const disk = scratch.table<string>('t');
+    disk.put(3, 'kept');
+    disk.forget(3);
+    expect(disk.get(3)).toBe('kept');
+    scratch.close();
+  });
+
   it('refuses a table name that is not a plain identifier', () => {
     const scratch = new ScratchFile(file());
     expect(() => scratch.table('x; DROP TABLE y')).toThrow('must be a-z and _');

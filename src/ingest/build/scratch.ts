@@ -52,6 +52,7 @@ export class ScratchFile {
         if (stored === undefined) throw new Error(`scratch table ${name} has no slot ${slot}`);
         return deserialize(stored) as T;
       },
+      forget: () => {},
       clear: drop,
     };
   }
@@ -78,6 +79,9 @@ function memoryTable<T>(name: string): ScratchTable<T> {
       if (!values.has(slot)) throw new Error(`scratch table ${name} has no slot ${slot}`);
       return values.get(slot) as T;
     },
+    forget: (slot) => {
+      values.delete(slot);
+    },
     clear: () => {
       values = new Map();
     },
@@ -87,6 +91,12 @@ function memoryTable<T>(name: string): ScratchTable<T> {
 export interface ScratchTable<T> {
   put(slot: number, value: T): void;
   get(slot: number): T;
+  /**
+   * The slot's value will not be read again: in memory it goes now (a run that keeps its
+   * products in memory frees each once written, not all at the end); on disk the file goes at
+   * close, and nothing is done.
+   */
+  forget(slot: number): void;
   /** drops every value (their pages are reused by the next table) */
   clear(): void;
 }

@@ -37,6 +37,8 @@ export interface StoredProducts {
   summaries: ProductSummary[];
   add(index: number, product: AssembledProduct): void;
   load(index: number): AssembledProduct;
+  /** the product is written: it will not be loaded again */
+  forget(index: number): void;
 }
 
 /**
@@ -72,6 +74,7 @@ export function storedProducts(scratch: ScratchFile, reference: Reference): Stor
       const stored = table.get(index);
       return { ...stored, type: stored.type === null ? null : reference.types.get(stored.type)! };
     },
+    forget: (index) => table.forget(index),
   };
 }
 
@@ -309,6 +312,7 @@ export async function writeProducts(
         }
       });
       loaded[b] = [];
+      for (const index of batch) stored.forget(index);
     }
   } finally {
     await packer.close();
