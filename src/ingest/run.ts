@@ -367,11 +367,11 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     // the search vectors (a worker thread, from the products' text: fixed once written) are
     // computed while this thread builds the relationships and the documents; the keyword
     // index and the vectors are written last (search/build-index.ts)
-    const searchIndex = startSearchIndex(db, content.needs ?? []);
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     progress({ phase: 'search index' });
+    const searchIndex = startSearchIndex(db, content.needs ?? []);
     await searchIndex.finish();
     db.exec('COMMIT');
 
@@ -484,7 +484,14 @@ async function writeListings(
     // indexes are built after the bulk load, so they are packed and sorted once
     // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
     restoreIndexes = deferIndexes(db, BULK_TABLES);
-    await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
+    await writeProducts(db, products, groups, {
+      reference,
+      previous,
+      day,
+      now,
+      typesWithKnowledge,
+      collect: collectGarbage,
+    });
     written = count;
   } finally {
     scratch.close();

@@ -93,6 +93,8 @@ const LISTING_DICTIONARY_BYTES = 8 * 1024;
 
 /** Products whose listings are packed as one batch (see DocumentPacker). */
 const BATCH_PRODUCTS = 250;
+/** Batches written between two collections (`collect`): 10,000 products. */
+const COLLECT_BATCHES = 40;
 /** Batches queued ahead of the one being written: the packing worker's work in hand. */
 const AHEAD = 3;
 
@@ -114,6 +116,11 @@ export async function writeProducts(
     day: string;
     now: string;
     typesWithKnowledge: Set<string>;
+    /**
+     * a full garbage collection, called every {@link COLLECT_BATCHES} batches: the products
+     * written are garbage, and V8 would let them pile up to a multiple of the live heap
+     */
+    collect?: () => void;
   },
 ): Promise<void> {
   const summaries = stored.summaries;
@@ -313,6 +320,7 @@ export async function writeProducts(
       });
       loaded[b] = [];
       for (const index of batch) stored.forget(index);
+      if (ctx.collect && (b + 1) % COLLECT_BATCHES === 0) ctx.collect();
     }
   } finally {
     await packer.close();
