@@ -364,13 +364,15 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       progress,
     });
     progress({ phase: 'relationships' });
-    // the search vectors (a worker thread, from the products' text: fixed once written) are
-    // computed while this thread builds the relationships and the documents; the keyword
-    // index and the vectors are written last (search/build-index.ts)
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     progress({ phase: 'search index' });
+    // the search vectors are computed on a worker thread while this one builds the keyword
+    // index (search/build-index.ts). Started here, not beside the relationships and documents:
+    // the worker's ~250 MB came on top of the main thread's there (the 35k demo's peak RSS 1.24
+    // GB with that overlap, 1.15 without: docs/architecture.md, session 9), for ≈ 3 s of wall
+    // time on an idle machine
     const searchIndex = startSearchIndex(db, content.needs ?? []);
     await searchIndex.finish();
     db.exec('COMMIT');
