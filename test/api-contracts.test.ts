@@ -47,6 +47,20 @@ function strict(schema: unknown, components: Json = {}): unknown {
     expect(target, ref).toBeDefined();
     return strict(target, components);
   }
+  const allOf = (schema as Json).allOf;
+  if (Array.isArray(allOf)) {
+    // an extension (allOf of a base and its added properties) is one object: made strict part
+    // by part, each part would refuse the other's properties
+    const { allOf: _a, ...rest } = schema as Json;
+    const parts = allOf.map((part) => strict(part, components) as Json);
+    return {
+      ...rest,
+      type: 'object',
+      properties: Object.assign({}, ...parts.map((p) => p.properties)),
+      required: parts.flatMap((p) => (p.required as string[] | undefined) ?? []),
+      additionalProperties: false,
+    };
+  }
   const out: Json = {};
   for (const [k, v] of Object.entries(schema as Json))
     out[k] =

@@ -65,6 +65,18 @@ export const ProductType = namedObject('ProductType', {
 });
 export type ProductType = Static<typeof ProductType>;
 
+// What a product or a group embeds of its brand, category and type: each one named, so the
+// OpenAPI document and the generated client spell it once.
+export const BrandSummary = namedObject(
+  'BrandSummary',
+  Type.Omit(Brand, ['description', 'profile']).properties,
+);
+export const CategorySummary = namedObject('CategorySummary', Type.Omit(Category, ['children']).properties);
+export const ProductTypeSummary = namedObject(
+  'ProductTypeSummary',
+  Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']).properties,
+);
+
 export const Retailer = namedObject('Retailer', {
   ...NamedFields,
   domain: Nullable(Type.String()),

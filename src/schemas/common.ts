@@ -1,4 +1,11 @@
-import { type Static, type TObjectOptions, type TProperties, type TSchema, Type } from 'typebox';
+import {
+  type Static,
+  type TObject,
+  type TObjectOptions,
+  type TProperties,
+  type TSchema,
+  Type,
+} from 'typebox';
 
 /**
  * A value that may be null: documented fields are always present, null when unknown.
@@ -54,4 +61,26 @@ export function namedObject<T extends TProperties>(
 ) {
   COMPONENT_NAMES.add(name);
   return Type.Object(properties, { ...options, title: name });
+}
+
+/** Named schemas that extend another: name → the name of the schema they extend. */
+export const COMPONENT_BASES = new Map<string, string>();
+
+/**
+ * A named schema that is `base` with more properties (a product is a variant with variants):
+ * validation and serialization see one plain object, while the OpenAPI document writes it
+ * as `allOf` of the base's component and the added properties, so the generated client has
+ * one type for the shared fields instead of two copies that can drift apart.
+ */
+export function namedExtension<B extends TProperties, T extends TProperties>(
+  name: string,
+  base: TObject<B>,
+  properties: T,
+  options: TObjectOptions = {},
+) {
+  const baseName = (base as { title?: unknown }).title;
+  if (typeof baseName !== 'string' || !COMPONENT_NAMES.has(baseName))
+    throw new Error(`${name} must extend a named schema`);
+  COMPONENT_BASES.set(name, baseName);
+  return namedObject(name, { ...base.properties, ...properties } as B & T, options);
 }

@@ -3,17 +3,22 @@ export {
   Brand,
   BrandProfile,
   BrandRef,
+  BrandSummary,
   Category,
+  CategorySummary,
   Offer,
   OfferMatch,
   ProductType,
+  ProductTypeSummary,
   Retailer,
 } from './catalog.js';
 export { CHANGE_ASPECTS, CHANGE_TYPES, type ChangeAspect, ChangeItem } from './changes.js';
 export {
+  COMPONENT_BASES,
   COMPONENT_NAMES,
   FreeObject,
   Nullable,
+  namedExtension,
   namedObject,
   Slug,
   StringEnum,
@@ -35,7 +40,15 @@ export {
   resolvePath,
 } from './fields.js';
 export { KnowledgeEntry, KnowledgeOverride, ProductKnowledge } from './knowledge.js';
-export { Attribute, KnowledgeMeta, Product, ProductGroupRef, QualityBreakdown, Signals } from './product.js';
+export {
+  Attribute,
+  KnowledgeMeta,
+  Product,
+  ProductGroupRef,
+  ProductVariant,
+  QualityBreakdown,
+  Signals,
+} from './product.js';
 export {
   AiProduct,
   AttributeSchema,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Brand, Category, Offer, ProductType } from './catalog.js';
-import { FreeObject, NamedFields, Nullable, namedObject, Timestamp, Uuid } from './common.js';
+import { BrandSummary, CategorySummary, Offer, ProductTypeSummary } from './catalog.js';
+import { FreeObject, NamedFields, Nullable, namedExtension, namedObject, Timestamp, Uuid } from './common.js';
 import { ProductKnowledge } from './knowledge.js';
 
 /** The group embedded in a product: a summary; GET /v2/product-groups/{id} has the full ProductGroup. */
@@ -87,11 +87,9 @@ const productFields = {
   product_group_id: Nullable(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
-  brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
-  category: Nullable(Type.Omit(Category, ['children'])),
-  product_type: Nullable(
-    Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']),
-  ),
+  brand: Nullable(BrandSummary),
+  category: Nullable(CategorySummary),
+  product_type: Nullable(ProductTypeSummary),
   product_group: Nullable(ProductGroupRef),
   offers: Type.Optional(Type.Array(Offer)),
   signals: Type.Optional(Signals),
@@ -107,8 +105,10 @@ const productFields = {
   _score: Type.Optional(Type.Number()),
 };
 
-export const Product = namedObject('Product', {
-  ...productFields,
-  variants: Type.Optional(Type.Array(Type.Object(productFields))),
+/** A variant inside a product (include_variants): a product without variants of its own. */
+export const ProductVariant = namedObject('ProductVariant', productFields);
+
+export const Product = namedExtension('Product', ProductVariant, {
+  variants: Type.Optional(Type.Array(ProductVariant)),
 });
 export type Product = Static<typeof Product>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Brand, Category, ProductType } from './catalog.js';
+import { BrandSummary, CategorySummary, ProductTypeSummary } from './catalog.js';
 import { FreeObject, NamedFields, Nullable, namedObject, StringEnum, Timestamp, Uuid } from './common.js';
 import { KnowledgeEntry } from './knowledge.js';
 import { Attribute, Product } from './product.js';
@@ -19,11 +19,9 @@ export const ProductGroup = namedObject('ProductGroup', {
   brand_id: Nullable(Type.String()),
   category_id: Nullable(Type.String()),
   product_type_id: Nullable(Type.String()),
-  brand: Nullable(Type.Omit(Brand, ['description', 'profile'])),
-  category: Nullable(Type.Omit(Category, ['children'])),
-  product_type: Nullable(
-    Type.Omit(ProductType, ['knowledge_entry_count', 'knowledge_types', 'has_brand_overrides']),
-  ),
+  brand: Nullable(BrandSummary),
+  category: Nullable(CategorySummary),
+  product_type: Nullable(ProductTypeSummary),
   variant_count: Type.Integer(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -33,8 +31,8 @@ export type ProductGroup = Static<typeof ProductGroup>;
 
 /** Category with its direct subcategories (include_children). */
 export const CategoryWithChildren = namedObject('CategoryWithChildren', {
-  ...Type.Omit(Category, ['children']).properties,
-  children: Type.Optional(Type.Array(Type.Omit(Category, ['children']))),
+  ...CategorySummary.properties,
+  children: Type.Optional(Type.Array(CategorySummary)),
 });
 
 /** Relationship summary item (spec §2.11). */

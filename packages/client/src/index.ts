@@ -23,6 +23,7 @@ export type {
   ProductListItem,
   ProductRelationships,
   ProductTypeKnowledge,
+  ProductVariant,
   Retailer,
   SchemaOrgProduct,
   SearchHit,

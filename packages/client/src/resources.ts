@@ -14,6 +14,8 @@ export type AiProduct = components['schemas']['AiProduct'];
 export type SchemaOrgProduct = components['schemas']['SchemaOrgProduct'];
 /** A product in the default `format=json` shape (with `offers` when `include_offers=true`). */
 export type Product = Exclude<GetData<'/v2/products/{id}'>, AiProduct | SchemaOrgProduct>;
+/** A variant inside a product (`include_variants=true`): the product's fields without `variants`. */
+export type ProductVariant = components['schemas']['ProductVariant'];
 /** One retailer's offer of a product (`include_offers=true`). */
 export type Offer = NonNullable<Product['offers']>[number];
 /** A product of a list or search result page (format=json). */

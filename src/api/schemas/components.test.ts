@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { Nullable, namedObject } from '../../schemas/index.js';
+import { Nullable, namedExtension, namedObject } from '../../schemas/index.js';
 import { namedComponents } from './components.js';
 
 const Part = namedObject('TestPart', { n: Type.Number() });
@@ -60,6 +60,46 @@ describe('namedComponents', () => {
     const impostor = namedObject('TestPart', { n: Type.String() });
     expect(() => namedComponents({ paths: { '/a': { get: { x: Part, y: impostor } } } })).toThrow(
       'two different schemas are named TestPart',
+    );
+  });
+});
+
+describe('namedComponents with an extension', () => {
+  const Base = namedObject('TestBase', { id: Type.String(), n: Type.Optional(Type.Number()) });
+  const Extended = namedExtension('TestExtended', Base, { children: Type.Array(Base) });
+  const paths = (schema: unknown) => ({ '/a': { get: { responses: { 200: envelope(schema) } } } });
+
+  it('writes the extension as allOf of the base and what it adds', () => {
+    const doc = namedComponents<unknown>({ paths: paths(Extended) }) as {
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(doc.components.schemas.TestExtended).toEqual({
+      title: 'TestExtended',
+      allOf: [
+        { $ref: '#/components/schemas/TestBase' },
+        {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/components/schemas/TestBase' } } },
+          required: ['children'],
+        },
+      ],
+    });
+    expect(doc.components.schemas.TestBase).toEqual(JSON.parse(JSON.stringify(Base)));
+  });
+
+  it('refuses an extension that changes a property of its base', () => {
+    const changed = { ...Extended, properties: { ...Extended.properties, n: Type.String() } };
+    expect(() => namedComponents({ paths: paths(changed) })).toThrow(
+      "TestExtended changes TestBase's property n",
+    );
+  });
+
+  it('refuses an extension whose base never stands in the document', () => {
+    const Alone = namedObject('TestAloneBase', { id: Type.String() });
+    const lonely = { ...namedExtension('TestLonely', Alone, { x: Type.Number() }) };
+    // the base's properties are copied in, but no schema titled TestAloneBase is walked
+    expect(() => namedComponents({ paths: paths(lonely) })).toThrow(
+      'TestLonely extends TestAloneBase, which the document does not use',
     );
   });
 });

@@ -1,4 +1,4 @@
-import { COMPONENT_NAMES } from '../../schemas/index.js';
+import { COMPONENT_BASES, COMPONENT_NAMES } from '../../schemas/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,16 +70,55 @@ export function namedComponents<T>(document: T): T {
     }
     shared.push([name, component]);
   }
+  const components = new Map(shared);
+  for (const [name, component] of shared) {
+    const base = COMPONENT_BASES.get(name);
+    if (base) components.set(name, asExtension(name, component, base, components.get(base)));
+  }
   const responses = sharedResponses(paths as Record<string, Record<string, Json>>);
   return {
     ...doc,
     paths,
     components: {
       ...doc.components,
-      schemas: { ...own, ...Object.fromEntries(shared) },
+      schemas: { ...own, ...Object.fromEntries(components) },
       ...(Object.keys(responses).length ? { responses } : {}),
     },
   } as T;
+}
+
+/**
+ * A component declared as an extension of `baseName` (`namedExtension`), written as `allOf`
+ * of a reference to the base and an object of the properties it adds. Throws when the
+ * component does not carry the base's properties unchanged (a reference would then describe
+ * it wrongly), or when the base never stands in the document.
+ */
+function asExtension(name: string, component: Json, baseName: string, base: Json | undefined): Json {
+  if (!base) throw new Error(`${name} extends ${baseName}, which the document does not use`);
+  const properties = (component.properties ?? {}) as Json;
+  const baseProperties = (base.properties ?? {}) as Json;
+  const required = (component.required ?? []) as string[];
+  const baseRequired = new Set((base.required ?? []) as string[]);
+  for (const [key, schema] of Object.entries(baseProperties))
+    if (
+      JSON.stringify(properties[key]) !== JSON.stringify(schema) ||
+      baseRequired.has(key) !== required.includes(key)
+    )
+      throw new Error(`${name} changes ${baseName}'s property ${key}`);
+  const added = Object.entries(properties).filter(([key]) => !(key in baseProperties));
+  const addedRequired = required.filter((key) => !baseRequired.has(key));
+  const { properties: _p, required: _r, type: _t, ...rest } = component;
+  return {
+    ...rest,
+    allOf: [
+      { $ref: `#/components/schemas/${baseName}` },
+      {
+        type: 'object',
+        properties: Object.fromEntries(added),
+        ...(addedRequired.length ? { required: addedRequired } : {}),
+      },
+    ],
+  };
 }
 
 /**

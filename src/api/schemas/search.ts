@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FieldsArray, Meta, Pagination, Product, StringEnum } from '../../schemas/index.js';
+import { FieldsArray, Meta, namedObject, Pagination, Product, StringEnum } from '../../schemas/index.js';
 
 const Ids = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   maxItems: 50,
@@ -13,7 +13,8 @@ const Range = Type.Object(
 const Scalar = Type.Union([Type.String({ maxLength: 200 }), Type.Number(), Type.Boolean()]);
 const SpecValue = Type.Union([Scalar, Type.Array(Scalar, { maxItems: 50 }), Range]);
 
-export const SearchFilters = Type.Object(
+export const SearchFilters = namedObject(
+  'SearchFilters',
   {
     brand: Type.Optional(Ids),
     category: Type.Optional(Ids),
@@ -112,7 +113,7 @@ export const SemanticSearchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const FacetBucket = Type.Object({
+const FacetBucket = namedObject('FacetBucket', {
   id: Type.Optional(Type.String()),
   slug: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
@@ -123,7 +124,7 @@ const FacetBucket = Type.Object({
 });
 
 /** Search results: the product list envelope plus top-level `facets` beside `data`. */
-export const SearchEnvelope = Type.Object({
+export const SearchEnvelope = namedObject('SearchResults', {
   success: Type.Literal(true),
   data: Type.Array(Product),
   facets: Type.Record(Type.String(), Type.Array(FacetBucket)),

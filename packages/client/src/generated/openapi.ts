@@ -613,6 +613,36 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** BrandSummary */
+        BrandSummary: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            logo_url: string | null;
+            website_url: string | null;
+            /** @description ISO 8601 timestamp (UTC) */
+            created_at: string;
+        };
+        /** CategorySummary */
+        CategorySummary: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            icon: string | null;
+            is_featured: boolean;
+            parent_id: string | null;
+            level: number;
+            path: string;
+        };
         /** CategoryWithChildren */
         CategoryWithChildren: {
             /**
@@ -628,21 +658,7 @@ export interface components {
             parent_id: string | null;
             level: number;
             path: string;
-            children?: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                icon: string | null;
-                is_featured: boolean;
-                parent_id: string | null;
-                level: number;
-                path: string;
-            }[];
+            children?: components["schemas"]["CategorySummary"][];
         };
         /** ChangeItem */
         ChangeItem: {
@@ -692,6 +708,16 @@ export interface components {
             success: false;
             error: components["schemas"]["ErrorBody"];
             meta: components["schemas"]["Meta"];
+        };
+        /** FacetBucket */
+        FacetBucket: {
+            id?: string;
+            slug?: string;
+            name?: string;
+            value?: string;
+            min?: number;
+            max?: number | null;
+            count: number;
         };
         /** KnowledgeEntry */
         KnowledgeEntry: {
@@ -877,187 +903,8 @@ export interface components {
             near_low: boolean;
         };
         /** Product */
-        Product: {
-            /**
-             * Format: uuid
-             * @description UUID
-             */
-            id: string;
-            name: string;
-            slug: string;
-            description: string | null;
-            gtin: string | null;
-            mpn: string | null;
-            model_number: string | null;
-            current_best_price: number | null;
-            min_price: number | null;
-            max_price: number | null;
-            avg_price: number | null;
-            image_url: string | null;
-            variant_attributes: {
-                [key: string]: unknown;
-            };
-            specifications: {
-                [key: string]: unknown;
-            };
-            data: {
-                [key: string]: unknown;
-            };
-            quality_score: number;
-            data_tier: number;
-            source_type: string;
-            product_group_id: string | null;
-            /** @description ISO 8601 timestamp (UTC) */
-            created_at: string;
-            /** @description ISO 8601 timestamp (UTC) */
-            updated_at: string;
-            brand: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                logo_url: string | null;
-                website_url: string | null;
-                /** @description ISO 8601 timestamp (UTC) */
-                created_at: string;
-            } | null;
-            category: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                icon: string | null;
-                is_featured: boolean;
-                parent_id: string | null;
-                level: number;
-                path: string;
-            } | null;
-            product_type: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                subcategory_id: string | null;
-                is_active: boolean;
-                level: number;
-                path: string;
-            } | null;
-            product_group: components["schemas"]["ProductGroupRef"] | null;
-            offers?: components["schemas"]["Offer"][];
-            signals?: components["schemas"]["Signals"];
-            _variant_count?: number;
-            _naming_method: string | null;
-            _naming_confidence: number | null;
-            _category_profile_key: string | null;
-            _spec_sources: {
-                [key: string]: unknown;
-            };
-            _quality_breakdown: components["schemas"]["QualityBreakdown"];
-            _knowledge?: components["schemas"]["KnowledgeMeta"];
-            knowledge?: components["schemas"]["ProductKnowledge"];
-            attributes?: components["schemas"]["Attribute"][];
-            _score?: number;
-            variants?: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                gtin: string | null;
-                mpn: string | null;
-                model_number: string | null;
-                current_best_price: number | null;
-                min_price: number | null;
-                max_price: number | null;
-                avg_price: number | null;
-                image_url: string | null;
-                variant_attributes: {
-                    [key: string]: unknown;
-                };
-                specifications: {
-                    [key: string]: unknown;
-                };
-                data: {
-                    [key: string]: unknown;
-                };
-                quality_score: number;
-                data_tier: number;
-                source_type: string;
-                product_group_id: string | null;
-                /** @description ISO 8601 timestamp (UTC) */
-                created_at: string;
-                /** @description ISO 8601 timestamp (UTC) */
-                updated_at: string;
-                brand: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    logo_url: string | null;
-                    website_url: string | null;
-                    /** @description ISO 8601 timestamp (UTC) */
-                    created_at: string;
-                } | null;
-                category: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    description: string | null;
-                    icon: string | null;
-                    is_featured: boolean;
-                    parent_id: string | null;
-                    level: number;
-                    path: string;
-                } | null;
-                product_type: {
-                    /**
-                     * Format: uuid
-                     * @description UUID
-                     */
-                    id: string;
-                    name: string;
-                    slug: string;
-                    subcategory_id: string | null;
-                    is_active: boolean;
-                    level: number;
-                    path: string;
-                } | null;
-                product_group: components["schemas"]["ProductGroupRef"] | null;
-                offers?: components["schemas"]["Offer"][];
-                signals?: components["schemas"]["Signals"];
-                _variant_count?: number;
-                _naming_method: string | null;
-                _naming_confidence: number | null;
-                _category_profile_key: string | null;
-                _spec_sources: {
-                    [key: string]: unknown;
-                };
-                _quality_breakdown: components["schemas"]["QualityBreakdown"];
-                _knowledge?: components["schemas"]["KnowledgeMeta"];
-                knowledge?: components["schemas"]["ProductKnowledge"];
-                attributes?: components["schemas"]["Attribute"][];
-                _score?: number;
-            }[];
+        Product: components["schemas"]["ProductVariant"] & {
+            variants?: components["schemas"]["ProductVariant"][];
         };
         /** ProductAttributes */
         ProductAttributes: {
@@ -1089,47 +936,9 @@ export interface components {
             brand_id: string | null;
             category_id: string | null;
             product_type_id: string | null;
-            brand: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                logo_url: string | null;
-                website_url: string | null;
-                /** @description ISO 8601 timestamp (UTC) */
-                created_at: string;
-            } | null;
-            category: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                description: string | null;
-                icon: string | null;
-                is_featured: boolean;
-                parent_id: string | null;
-                level: number;
-                path: string;
-            } | null;
-            product_type: {
-                /**
-                 * Format: uuid
-                 * @description UUID
-                 */
-                id: string;
-                name: string;
-                slug: string;
-                subcategory_id: string | null;
-                is_active: boolean;
-                level: number;
-                path: string;
-            } | null;
+            brand: components["schemas"]["BrandSummary"] | null;
+            category: components["schemas"]["CategorySummary"] | null;
+            product_type: components["schemas"]["ProductTypeSummary"] | null;
             variant_count: number;
             /** @description ISO 8601 timestamp (UTC) */
             created_at: string;
@@ -1190,6 +999,74 @@ export interface components {
             };
             knowledge: components["schemas"]["KnowledgeEntry"][];
         };
+        /** ProductTypeSummary */
+        ProductTypeSummary: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            subcategory_id: string | null;
+            is_active: boolean;
+            level: number;
+            path: string;
+        };
+        /** ProductVariant */
+        ProductVariant: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            description: string | null;
+            gtin: string | null;
+            mpn: string | null;
+            model_number: string | null;
+            current_best_price: number | null;
+            min_price: number | null;
+            max_price: number | null;
+            avg_price: number | null;
+            image_url: string | null;
+            variant_attributes: {
+                [key: string]: unknown;
+            };
+            specifications: {
+                [key: string]: unknown;
+            };
+            data: {
+                [key: string]: unknown;
+            };
+            quality_score: number;
+            data_tier: number;
+            source_type: string;
+            product_group_id: string | null;
+            /** @description ISO 8601 timestamp (UTC) */
+            created_at: string;
+            /** @description ISO 8601 timestamp (UTC) */
+            updated_at: string;
+            brand: components["schemas"]["BrandSummary"] | null;
+            category: components["schemas"]["CategorySummary"] | null;
+            product_type: components["schemas"]["ProductTypeSummary"] | null;
+            product_group: components["schemas"]["ProductGroupRef"] | null;
+            offers?: components["schemas"]["Offer"][];
+            signals?: components["schemas"]["Signals"];
+            _variant_count?: number;
+            _naming_method: string | null;
+            _naming_confidence: number | null;
+            _category_profile_key: string | null;
+            _spec_sources: {
+                [key: string]: unknown;
+            };
+            _quality_breakdown: components["schemas"]["QualityBreakdown"];
+            _knowledge?: components["schemas"]["KnowledgeMeta"];
+            knowledge?: components["schemas"]["ProductKnowledge"];
+            attributes?: components["schemas"]["Attribute"][];
+            _score?: number;
+        };
         /** QualityBreakdown */
         QualityBreakdown: {
             completeness: number;
@@ -1246,6 +1123,41 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /** SearchFilters */
+        SearchFilters: {
+            /** @description ids or slugs */
+            brand?: string[];
+            /** @description ids or slugs */
+            category?: string[];
+            /** @description ids or slugs */
+            product_type?: string[];
+            /** @description ids or slugs */
+            retailer?: string[];
+            price?: {
+                min?: number;
+                max?: number;
+            };
+            in_stock?: boolean;
+            data_tier?: number[];
+            /** @description spec key → value, list of values, or {min, max} */
+            specs?: {
+                [key: string]: (string | number | boolean) | (string | number | boolean)[] | {
+                    min?: number;
+                    max?: number;
+                };
+            };
+        };
+        /** SearchResults */
+        SearchResults: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"][];
+            facets: {
+                [key: string]: components["schemas"]["FacetBucket"][];
+            };
+            meta: components["schemas"]["Meta"];
+            pagination: components["schemas"]["Pagination"];
+        };
         /** Signals */
         Signals: {
             price_trend: "rising" | "falling" | "stable";
@@ -1269,6 +1181,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Default Response */
+        SearchResults: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SearchResults"];
             };
         };
     };
@@ -1296,29 +1217,7 @@ export interface operations {
                      * @default keyword
                      */
                     mode?: "keyword" | "semantic" | "hybrid";
-                    filters?: {
-                        /** @description ids or slugs */
-                        brand?: string[];
-                        /** @description ids or slugs */
-                        category?: string[];
-                        /** @description ids or slugs */
-                        product_type?: string[];
-                        /** @description ids or slugs */
-                        retailer?: string[];
-                        price?: {
-                            min?: number;
-                            max?: number;
-                        };
-                        in_stock?: boolean;
-                        data_tier?: number[];
-                        /** @description spec key → value, list of values, or {min, max} */
-                        specs?: {
-                            [key: string]: (string | number | boolean) | (string | number | boolean)[] | {
-                                min?: number;
-                                max?: number;
-                            };
-                        };
-                    };
+                    filters?: components["schemas"]["SearchFilters"];
                     /** @description brand, category, product_type, retailer, price, spec:<key> */
                     facets?: string[];
                     sort?: {
@@ -1344,32 +1243,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Product"][];
-                        facets: {
-                            [key: string]: {
-                                id?: string;
-                                slug?: string;
-                                name?: string;
-                                value?: string;
-                                min?: number;
-                                max?: number | null;
-                                count: number;
-                            }[];
-                        };
-                        meta: components["schemas"]["Meta"];
-                        pagination: components["schemas"]["Pagination"];
-                    };
-                };
-            };
+            200: components["responses"]["SearchResults"];
             400: components["responses"]["ErrorEnvelope"];
             401: components["responses"]["ErrorEnvelope"];
         };
@@ -1387,29 +1261,7 @@ export interface operations {
                     query: string;
                     /** @default 20 */
                     limit?: number;
-                    filters?: {
-                        /** @description ids or slugs */
-                        brand?: string[];
-                        /** @description ids or slugs */
-                        category?: string[];
-                        /** @description ids or slugs */
-                        product_type?: string[];
-                        /** @description ids or slugs */
-                        retailer?: string[];
-                        price?: {
-                            min?: number;
-                            max?: number;
-                        };
-                        in_stock?: boolean;
-                        data_tier?: number[];
-                        /** @description spec key → value, list of values, or {min, max} */
-                        specs?: {
-                            [key: string]: (string | number | boolean) | (string | number | boolean)[] | {
-                                min?: number;
-                                max?: number;
-                            };
-                        };
-                    };
+                    filters?: components["schemas"]["SearchFilters"];
                     include_offers?: boolean;
                     /**
                      * @description json (full Product), schemaorg (schema.org Product JSON-LD) or ai (condensed AiProduct); facets and meta.interpretation are the same in every format
@@ -1423,32 +1275,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["Product"][];
-                        facets: {
-                            [key: string]: {
-                                id?: string;
-                                slug?: string;
-                                name?: string;
-                                value?: string;
-                                min?: number;
-                                max?: number | null;
-                                count: number;
-                            }[];
-                        };
-                        meta: components["schemas"]["Meta"];
-                        pagination: components["schemas"]["Pagination"];
-                    };
-                };
-            };
+            200: components["responses"]["SearchResults"];
             400: components["responses"]["ErrorEnvelope"];
             401: components["responses"]["ErrorEnvelope"];
         };
