@@ -40,4 +40,14 @@ describe('runIngest options', () => {
       }),
     );
   });
+
+  it('accepts only a whole number of listings, 0 or more, as spillAt', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.double(), fc.string()), (spillAt) => {
+        const check = () => validateIngestOptions({ ...base, spillAt: spillAt as number });
+        if (Number.isSafeInteger(spillAt) && (spillAt as number) >= 0) expect(check).not.toThrow();
+        else expect(check).toThrow(/spillAt must be a whole number of listings/);
+      }),
+    );
+  });
 });

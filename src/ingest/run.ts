@@ -16,10 +16,10 @@ import {
 } from '../catalog/index.js';
 import { type Content, loadContent } from '../content/index.js';
 import { startSearchIndex } from '../search/index.js';
-import { type AssembledProduct, assembleProduct } from './build/assemble.js';
+import { assembleProduct } from './build/assemble.js';
 import { deferIndexes } from './build/bulk-indexes.js';
 import { type ChangeSummary, keepUpdatedAt, recordChanges } from './build/changes.js';
-import { type Classification, Classifier } from './build/classify.js';
+import { type Classification, Classifications, Classifier } from './build/classify.js';
 import {
   type PreviousCatalog,
   readPrevious,
@@ -31,8 +31,9 @@ import { writePriceSeries } from './build/price-series.js';
 import { writeProductDocuments } from './build/product-documents.js';
 import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
-import type { Resolver, VariantGroup } from './build/resolver.js';
-import { writeProducts } from './build/write-products.js';
+import type { ResolveRecord, Resolver, VariantGroup } from './build/resolver.js';
+import { PackedTexts, ScratchFile } from './build/scratch.js';
+import { type StoredProducts, storedProducts, writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
   carryPriceHistory,
@@ -69,6 +70,11 @@ export interface IngestOptions {
   force?: boolean;
   /** retailer slugs whose listings leave the catalog in this run (the only way one leaves) */
   remove?: string[];
+  /**
+   * listings from which a run keeps its listings and assembled products in a scratch file
+   * beside the snapshot between phases instead of in memory (default {@link SPILL_LISTINGS})
+   */
+  spillAt?: number;
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }
@@ -117,6 +123,13 @@ export class IngestInputError extends Error {
   override name = 'IngestInputError';
 }
 
+/**
+ * Listings from which they wait on disk between phases (build/scratch.ts). Below it the round
+ * trip would only cost CPU (≈ 40 µs a listing); above, the heap would grow past what V8 gives
+ * a process by default (≈ 4 GB: 3 KB a listing while resolve runs, 1.58 million listings at
+ * 560k products). 250,000 listings is about 90,000 products of the demo.
+ */
+const SPILL_LISTINGS = 250_000;
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -164,6 +177,8 @@ export function validateIngestOptions(options: IngestOptions): void {
     !(typeof options.maxDrop === 'number' && options.maxDrop >= 0 && options.maxDrop <= 1)
   )
     fail(`maxDrop must be a share between 0 and 1, got ${JSON.stringify(options.maxDrop)}`);
+  if (options.spillAt !== undefined && !(Number.isSafeInteger(options.spillAt) && options.spillAt >= 0))
+    fail(`spillAt must be a whole number of listings, 0 or more, got ${JSON.stringify(options.spillAt)}`);
   const remove = options.remove ?? [];
   if (!Array.isArray(remove)) fail('remove must be a list of retailer slugs');
   for (const r of remove) {
@@ -337,23 +352,28 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     db.exec('BEGIN');
     // the listings are handed over (`splice` empties this function's array): once the products
     // are written nothing holds them, so the phases that follow run without them in memory
+    // a large run keeps its listings and products on disk between phases (SPILL_LISTINGS)
+    const spill = listings.length >= (options.spillAt ?? SPILL_LISTINGS);
     const written = await writeListings(db, listings.splice(0), {
       content,
       previousPath,
       now,
       day,
       resolver: options.resolver,
+      scratchPath: spill ? path.replace(/\.db$/, '.scratch.db') : null,
       progress,
     });
     progress({ phase: 'relationships' });
-    // the search vectors (a worker thread, from the products' text: fixed once written) are
-    // computed while this thread builds the relationships and the documents; the keyword
-    // index and the vectors are written last (search/build-index.ts)
-    const searchIndex = startSearchIndex(db, content.needs ?? []);
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     progress({ phase: 'search index' });
+    // the search vectors are computed on a worker thread while this one builds the keyword
+    // index (search/build-index.ts). Started here, not beside the relationships and documents:
+    // the worker's ~250 MB came on top of the main thread's there (the 35k demo's peak RSS 1.24
+    // GB with that overlap, 1.15 without: docs/architecture.md, session 9), for ≈ 3 s of wall
+    // time on an idle machine
+    const searchIndex = startSearchIndex(db, content.needs ?? []);
     await searchIndex.finish();
     db.exec('COMMIT');
 
@@ -429,9 +449,13 @@ async function writeListings(
     now: string;
     day: string;
     resolver: Resolver | undefined;
+    /** where the listings and products wait between phases (deleted before this returns); null: in memory */
+    scratchPath: string | null;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): Promise<{ products: number; previousPath: string | null }> {
+  let written = 0;
+  let restoreIndexes = () => {};
   const { content, now, day, progress } = options;
   const previous = readPrevious(options.previousPath);
   progress({ phase: 'reference data' });
@@ -442,40 +466,57 @@ async function writeListings(
     reference,
     now,
   );
-  const { products, groups } = resolveProducts(listings, {
-    reference,
-    previous,
-    now,
-    resolver: options.resolver,
-    progress,
-  });
-  // the products hold their listings now: this list goes, and each product with its listings
-  // goes once written (writeProducts empties its slot)
-  listings.length = 0;
-  // what classification and assembly built on the way is garbage now
-  collectGarbage();
-  const count = products.length;
-  const typesWithKnowledge = new Set(
-    content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
-  );
-  progress({ phase: 'write', total: count });
-  // indexes are built after the bulk load, so they are packed and sorted once
-  // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
-  const restoreIndexes = deferIndexes(db, BULK_TABLES);
-  await writeProducts(db, products, groups, { reference, previous, day, now, typesWithKnowledge });
-  // the run's listings and products are garbage from here on
+  // the listings and the assembled products wait on disk between phases (build/scratch.ts)
+  const scratch = new ScratchFile(options.scratchPath);
+  try {
+    const { products, groups } = resolveProducts(listings, scratch, {
+      reference,
+      previous,
+      now,
+      resolver: options.resolver,
+      progress,
+    });
+    // what classification, resolution and assembly built on the way is garbage now
+    collectGarbage();
+    const count = products.summaries.length;
+    const typesWithKnowledge = new Set(
+      content.knowledge.filter((k) => k.entries.length > 0).map((k) => k.product_type),
+    );
+    progress({ phase: 'write', total: count });
+    // indexes are built after the bulk load, so they are packed and sorted once
+    // (see bulk-indexes.ts and catalog/migrations/003-offer-reads.ts)
+    restoreIndexes = deferIndexes(db, BULK_TABLES);
+    await writeProducts(db, products, groups, {
+      reference,
+      previous,
+      day,
+      now,
+      typesWithKnowledge,
+      collect: collectGarbage,
+    });
+    written = count;
+  } finally {
+    scratch.close();
+  }
+  // the run's products are garbage from here on
   collectGarbage();
   writeNameKeys(db);
   restoreIndexes();
   db.exec(offersByProductIndex);
   // before anything copies updated_at: unchanged products keep the previous publish's
   keepUpdatedAt(db, previous.path);
-  return { products: count, previousPath: previous.path };
+  return { products: written, previousPath: previous.path };
 }
 
-/** Classifies, resolves and assembles the run's listings into products and variant groups. */
+/**
+ * Classifies, resolves and assembles the run's listings into products and variant groups.
+ * The listings leave the heap once the resolver's records are built (they wait in `scratch`
+ * until their product is assembled), and each product goes to `scratch` as soon as it is
+ * assembled: what stays in memory is one small summary a product (issue 20).
+ */
 function resolveProducts(
   listings: Listing[],
+  scratch: ScratchFile,
   options: {
     reference: Reference;
     previous: PreviousCatalog;
@@ -483,16 +524,30 @@ function resolveProducts(
     resolver: Resolver | undefined;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
-): { products: AssembledProduct[]; groups: VariantGroup[] } {
+): { products: StoredProducts; groups: VariantGroup[] } {
   const { reference, previous, progress } = options;
   progress({ phase: 'classify', total: listings.length });
   const classifier = new Classifier(reference.types.values());
-  const classifications = new Map<string, Classification>();
-  for (const l of listings) classifications.set(l.key, classifier.classify(l));
+  const classifications = new Classifications(listings.length);
+  listings.forEach((l, slot) => {
+    classifications.set(slot, classifier.classify(l));
+  });
 
   progress({ phase: 'resolve', total: listings.length });
-  const resolved = (options.resolver ?? ((records) => resolveListings(records)))(
-    listings.map((l) => ({
+  // a large run's listings wait in the scratch file until assembly, and its records read their
+  // descriptions and specs (the largest parts of a record) from packed texts outside the heap
+  const stored = scratch.table<Listing>('listings');
+  let packed = scratch.onDisk
+    ? { descriptions: new PackedTexts(listings.length), specs: new PackedTexts(listings.length) }
+    : null;
+  const slotOf = new Map<string, number>();
+  // each listing leaves this array as it is stored, so the heap never holds both
+  const handed = listings as (Listing | undefined)[];
+  let records: ResolveRecord[] | null = listings.map((l, slot) => {
+    handed[slot] = undefined;
+    stored.put(slot, l);
+    slotOf.set(l.key, slot);
+    const record = {
       key: l.key,
       source: l.retailer,
       title: l.title,
@@ -501,35 +556,50 @@ function resolveProducts(
       gtin: l.gtin14,
       mpn: l.mpn,
       price: l.price,
-      productType: typeForResolver(classifications.get(l.key)),
+      productType: typeForResolver(classifications.at(slot)),
       specs: l.rawSpecs,
       itemGroupId: l.itemGroupId,
       color: l.color,
       size: l.size,
       previousProduct: previous.productIdByListing.get(l.key) ?? null,
-    })),
-  );
+    };
+    if (!packed) return record;
+    packed.descriptions.put(slot, l.description);
+    packed.specs.put(slot, JSON.stringify(l.rawSpecs));
+    return new PackedRecord(record, slot, packed);
+  });
+  listings.length = 0;
+  const resolved = (options.resolver ?? ((rs) => resolveListings(rs)))(records);
+  records = null;
+  packed = null;
 
   // the resolver's features and candidate pairs are garbage now (most of resolve's heap)
   collectGarbage();
   progress({ phase: 'assemble', total: resolved.products.length });
-  const byKey = new Map(listings.map((l) => [l.key, l]));
   const ctx = {
     reference,
     previous,
-    classifications,
+    classifications: {
+      get: (key: string) => {
+        const slot = slotOf.get(key);
+        return slot === undefined ? undefined : classifications.at(slot);
+      },
+    },
     now: options.now,
     usedIds: new Set<string>(),
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
     usedSlugs: new Set<string>(),
   };
-  const products = resolved.products.map((r) =>
-    assembleProduct(
+  const products = storedProducts(scratch, reference);
+  resolved.products.forEach((r, index) => {
+    const product = assembleProduct(
       r,
-      r.keys.map((k) => byKey.get(k)!),
+      r.keys.map((k) => stored.get(slotOf.get(k)!)),
       ctx,
-    ),
-  );
+    );
+    products.add(index, product);
+  });
+  stored.clear();
   return { products, groups: resolved.groups };
 }
 
@@ -572,6 +642,57 @@ export function parseFeedArgument(arg: string): FeedSource {
     return { retailer: slugify(arg.slice(0, eq)), path: arg.slice(eq + 1) };
   const file = arg.split(/[\\/]/).pop() ?? arg;
   return { retailer: slugify(file.replace(/\.[^.]+$/, '')) || 'retailer', path: arg };
+}
+
+/**
+ * A resolver record whose description and specs are read from packed texts when the resolver
+ * asks (it reads each once or twice): in the heap they were about 0.9 KB of the 3 KB a listing
+ * cost while resolve ran (issue 20).
+ */
+class PackedRecord implements ResolveRecord {
+  readonly key: string;
+  readonly source: string;
+  readonly title: string;
+  readonly brand: string | null;
+  readonly gtin: string | null;
+  readonly mpn: string | null;
+  readonly price: number | null;
+  readonly productType: string | null;
+  readonly itemGroupId: string | null;
+  readonly color: string | null;
+  readonly size: string | null;
+  readonly previousProduct: string | null;
+  readonly #slot: number;
+  readonly #packed: { descriptions: PackedTexts; specs: PackedTexts };
+
+  constructor(
+    record: Omit<Required<ResolveRecord>, 'description' | 'specs'>,
+    slot: number,
+    packed: { descriptions: PackedTexts; specs: PackedTexts },
+  ) {
+    this.key = record.key;
+    this.source = record.source;
+    this.title = record.title;
+    this.brand = record.brand;
+    this.gtin = record.gtin;
+    this.mpn = record.mpn;
+    this.price = record.price;
+    this.productType = record.productType;
+    this.itemGroupId = record.itemGroupId;
+    this.color = record.color;
+    this.size = record.size;
+    this.previousProduct = record.previousProduct;
+    this.#slot = slot;
+    this.#packed = packed;
+  }
+
+  get description(): string | null {
+    return this.#packed.descriptions.get(this.#slot);
+  }
+
+  get specs(): Record<string, string> {
+    return JSON.parse(this.#packed.specs.get(this.#slot)!) as Record<string, string>;
+  }
 }
 
 /**

@@ -162,7 +162,8 @@ export const displayGtin = (gtin14: string): string =>
 export interface AssembleContext {
   reference: Reference;
   previous: PreviousCatalog;
-  classifications: Map<string, Classification>;
+  /** each listing's product type, by listing key */
+  classifications: { get(key: string): Classification | undefined };
   now: string;
   usedIds: Set<string>;
   /** Previous ids the resolver gave to products of this run; no other product takes them. */

@@ -15,8 +15,68 @@ import type { AssembledProduct } from './assemble.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
-import type { Reference } from './reference.js';
+import type { Reference, TypeInfo } from './reference.js';
 import type { VariantGroup } from './resolver.js';
+import type { ScratchFile } from './scratch.js';
+
+/** What the variant groups read of a product before any product is written. */
+export interface ProductSummary {
+  id: string;
+  name: string;
+  brand: AssembledProduct['brand'];
+  type: TypeInfo | null;
+  seriesName: string | null;
+  /** the highest regular price of its listings (a sale listing's original price), if any */
+  top: number | null;
+  /** the lowest price a shopper pays now among its listings, if any */
+  low: number | null;
+}
+
+/** The run's assembled products, by index: summaries in memory, the products on disk. */
+export interface StoredProducts {
+  summaries: ProductSummary[];
+  add(index: number, product: AssembledProduct): void;
+  load(index: number): AssembledProduct;
+  /** the product is written: it will not be loaded again */
+  forget(index: number): void;
+}
+
+/**
+ * Assembled products kept in a scratch table until written (a product type is stored by slug
+ * and comes back as the reference's own object).
+ */
+export function storedProducts(scratch: ScratchFile, reference: Reference): StoredProducts {
+  const table = scratch.table<Omit<AssembledProduct, 'type'> & { type: string | null }>('products');
+  const summaries: ProductSummary[] = [];
+  const pick = (values: (number | null)[], best: (a: number, b: number) => number) =>
+    values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : best(a, v)), null);
+  return {
+    summaries,
+    add(index, p) {
+      summaries[index] = {
+        id: p.id,
+        name: p.name,
+        brand: p.brand,
+        type: p.type,
+        seriesName: p.seriesName,
+        top: pick(
+          p.listings.map((l) => l.originalPrice ?? l.price),
+          Math.max,
+        ),
+        low: pick(
+          p.listings.map((l) => l.price),
+          Math.min,
+        ),
+      };
+      table.put(index, { ...p, type: p.type?.slug ?? null });
+    },
+    load(index) {
+      const stored = table.get(index);
+      return { ...stored, type: stored.type === null ? null : reference.types.get(stored.type)! };
+    },
+    forget: (index) => table.forget(index),
+  };
+}
 
 /** Products whose listings the listing dictionary is drawn from. */
 const LISTING_SAMPLE = 200;
@@ -33,6 +93,8 @@ const LISTING_DICTIONARY_BYTES = 8 * 1024;
 
 /** Products whose listings are packed as one batch (see DocumentPacker). */
 const BATCH_PRODUCTS = 250;
+/** Batches written between two collections (`collect`): 10,000 products. */
+const COLLECT_BATCHES = 40;
 /** Batches queued ahead of the one being written: the packing worker's work in hand. */
 const AHEAD = 3;
 
@@ -40,13 +102,13 @@ const AHEAD = 3;
  * Writes products with their offers, GTINs, attributes, today's prices and listings. The
  * listings' JSON and the products' spec sources are packed on a worker thread
  * (DocumentPacker) a few batches ahead of the rows being written, so deflate and the
- * inserts overlap. Consumes `products`: each slot is emptied once its rows are written, so
- * the products (and the listings only they still hold) go as the write moves on instead of
- * all staying to its end.
+ * inserts overlap. The products are read back from their scratch table a batch at a time
+ * (in id order), so only the batches in hand are in memory; the variant groups are written
+ * first, from the summaries.
  */
 export async function writeProducts(
   db: Db,
-  products: (AssembledProduct | undefined)[],
+  stored: StoredProducts,
   groups: VariantGroup[],
   ctx: {
     reference: Reference;
@@ -54,9 +116,15 @@ export async function writeProducts(
     day: string;
     now: string;
     typesWithKnowledge: Set<string>;
+    /**
+     * a full garbage collection, called every {@link COLLECT_BATCHES} batches: the products
+     * written are garbage, and V8 would let them pile up to a multiple of the live heap
+     */
+    collect?: () => void;
   },
 ): Promise<void> {
-  const groupIdOf = writeGroups(db, products, groups, ctx);
+  const summaries = stored.summaries;
+  const groupIdOf = writeGroups(db, summaries, groups, ctx);
   const groupOf = new Map<number, VariantGroup>();
   for (const g of groups) for (const i of g.productIndexes) groupOf.set(i, g);
   const insertProduct =
@@ -92,9 +160,9 @@ export async function writeProducts(
    */
   const writeProduct = (
     index: number,
+    p: AssembledProduct,
     specSources: Buffer,
   ): { productRowid: number | bigint; offerRowids: Map<string, number | bigint> } => {
-    const p = products[index] as AssembledProduct;
     // one offer per retailer: a retailer listing the same item twice keeps its cheaper listing
     const byRetailer = new Map<string, (typeof p.listings)[number]>();
     for (const l of p.listings) {
@@ -202,36 +270,38 @@ export async function writeProducts(
   // in id order: the products, offers and GTINs of one product sit together, and the id
   // indexes grow at their right edge, with full pages in key order (faster seeks than the
   // half-empty pages that random inserts leave)
-  const order = products.map((_, i) => i);
-  order.sort((a, b) => compareIds(products[a] as AssembledProduct, products[b] as AssembledProduct));
+  const order = summaries.map((_, i) => i);
+  order.sort((a, b) => compareIds(summaries[a]!, summaries[b]!));
   // listings are packed with a dictionary of the first few hundred (catalog/document-codec.ts)
   const listingDictionary = documentDictionary(
-    order
-      .slice(0, LISTING_SAMPLE)
-      .flatMap((i) => (products[i] as AssembledProduct).listings.map(listingJson)),
+    order.slice(0, LISTING_SAMPLE).flatMap((i) => stored.load(i).listings.map(listingJson)),
   ).subarray(-LISTING_DICTIONARY_BYTES);
   storeDictionary(db, 'listings', listingDictionary);
   const batches: number[][] = [];
   for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
   // a small catalog packs in less time than a worker takes to load (half a second from sources)
   const packer = new DocumentPacker(listingDictionary, { worker: batches.length > AHEAD });
-  const queue = (batch: number[] | undefined) => {
+  // the products of the batches queued for packing, read back from the scratch table
+  const loaded: AssembledProduct[][] = [];
+  const queue = (b: number) => {
+    const batch = batches[b];
     if (!batch) return;
-    const of = batch.map((i) => products[i] as AssembledProduct);
+    const of = batch.map((i) => stored.load(i));
+    loaded[b] = of;
     packer.add(
       of.flatMap((p) => p.listings.map(listingJson)),
       of.map((p) => JSON.stringify(p.specSources)),
     );
   };
   try {
-    for (const batch of batches.slice(0, AHEAD)) queue(batch);
+    for (let b = 0; b < Math.min(AHEAD, batches.length); b++) queue(b);
     for (const [b, batch] of batches.entries()) {
-      queue(batches[b + AHEAD]);
+      queue(b + AHEAD);
       const packed = await packer.take(b);
-      const written = batch.map((index, k) => writeProduct(index, packed.texts[k]!));
+      const of = loaded[b]!;
+      const written = batch.map((index, k) => writeProduct(index, of[k]!, packed.texts[k]!));
       let next = 0;
-      batch.forEach((index, k) => {
-        const p = products[index] as AssembledProduct;
+      of.forEach((p, k) => {
         const { productRowid, offerRowids } = written[k]!;
         for (const l of p.listings) {
           const listingJson = packed.docs[next++];
@@ -248,7 +318,9 @@ export async function writeProducts(
           );
         }
       });
-      for (const index of batch) products[index] = undefined;
+      loaded[b] = [];
+      for (const index of batch) stored.forget(index);
+      if (ctx.collect && (b + 1) % COLLECT_BATCHES === 0) ctx.collect();
     }
   } finally {
     await packer.close();
@@ -265,7 +337,7 @@ const listingJson = (l: Listing): string => {
 
 function writeGroups(
   db: Db,
-  products: readonly (AssembledProduct | undefined)[],
+  products: readonly ProductSummary[],
   groups: VariantGroup[],
   ctx: { previous: PreviousCatalog; now: string },
 ): Map<number, string> {
@@ -279,7 +351,7 @@ function writeGroups(
   for (const group of mergeOverlapping(groups)) {
     const members = group.productIndexes
       .map((i) => products[i])
-      .filter((p): p is AssembledProduct => p !== undefined);
+      .filter((p): p is ProductSummary => p !== undefined);
     if (members.length < 2) continue;
     const first = members[0]!;
     const identity =
@@ -296,12 +368,9 @@ function writeGroups(
     let slug = ctx.previous.groups.get(id)?.slug ?? (slugify(name, 70) || 'group');
     if (usedSlugs.has(slug)) slug = `${slug}-${id.slice(0, 8)}`;
     usedSlugs.add(slug);
-    const prices = members
-      .flatMap((m) => m.listings.map((l) => l.originalPrice ?? l.price))
-      .filter((x): x is number => x !== null);
-    const current = members
-      .flatMap((m) => m.listings.map((l) => l.price))
-      .filter((x): x is number => x !== null);
+    // each member's highest regular and lowest current price: the group's are theirs
+    const prices = members.map((m) => m.top).filter((x): x is number => x !== null);
+    const current = members.map((m) => m.low).filter((x): x is number => x !== null);
     const dims = group.variantDimensions.length
       ? group.variantDimensions
       : (first.type?.def.variant_dimensions ?? []);

@@ -195,8 +195,10 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const titleCodes = extractModelNumbers(r.title).filter((c) => !isNameWithVersion(c));
     const mpn = r.mpn ? normalizeModelNumber(r.mpn) : '';
     if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
-    const descCodes = r.description
-      ? extractModelNumbers(r.description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
+    // read once: a record may fetch its description from outside the heap (ingest/run.ts)
+    const description = r.description;
+    const descCodes = description
+      ? extractModelNumbers(description).filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
       : [];
     for (const c of new Set([...titleCodes, ...descCodes])) codeDf.set(c, (codeDf.get(c) ?? 0) + 1);
     const terms: number[] = tokens.map(intern);
@@ -237,6 +239,12 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const colorSets = new Interner<ReadonlySet<string>>();
   const specText = new Interner<string>();
   const brandWords = new Interner<string[]>();
+  // titles state the same few quantities ("65 in", "1.5 qt"): one map per distinct set
+  const measureSets = new Interner<Measures>();
+  const sharedMeasures = (m: Measures): Measures =>
+    m === null
+      ? null
+      : measureSets.of([...m].map(([unit, values]) => `${unit}\u0000${values.join(',')}`).join('\u0001'), m);
   const shared = (codes: string[]): string[] => (codes.length === 0 ? NO_STRINGS : codes);
 
   const features = raw.map((x, index): RecordFeatures => {
@@ -293,7 +301,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       brandStated: stated !== '',
       brandWords: brandWords.of(brand, brand.split(' ')),
       edition: isEmptyEdition(edition) ? NO_EDITION : edition,
-      measures: extractMeasures(r.title),
+      measures: sharedMeasures(extractMeasures(r.title)),
       colors: colorSets.of([...colors].join(','), colors),
       colorValue: comparable(r.color),
       sizeValue: comparable(r.size),
