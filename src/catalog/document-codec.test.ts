@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  DocumentInflater,
   documentDictionary,
   packDocument,
   packNumbered,
@@ -80,5 +81,49 @@ describe('document codec', () => {
     expect(set[10]).toBe('ten');
     expect(set).toHaveLength(11);
     expect(set.slice(2, 10)).toEqual(Array(8).fill(''));
+  });
+
+  it('a reused inflater reads every document as a new stream would, one after another, large ones too', () => {
+    const set = Array.from({ length: 130 }, (_, n) => documentDictionary([product(n)]));
+    const inflater = new DocumentInflater(set, true);
+    const plain = new DocumentInflater([set[0] as Buffer], false);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.string({ unit: 'grapheme', maxLength: 400 }),
+            fc.integer({ min: 0, max: 129 }),
+            fc.nat(3),
+          ),
+          {
+            minLength: 1,
+            maxLength: 20,
+          },
+        ),
+        (documents) => {
+          for (const [text, n, repeat] of documents) {
+            // some past the inflater's first output buffer (64 KB)
+            const long = repeat === 3 ? text.repeat(2000) + product(n) : text;
+            expect(inflater.read(packNumbered(long, set, n))).toBe(
+              unpackNumbered(packNumbered(long, set, n), set),
+            );
+            expect(plain.read(packDocument(long, set[0] as Buffer))).toBe(long);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a corrupt or cut document is zlib's error, and the inflater reads the next one", () => {
+    const set = [documentDictionary([product(1)]), documentDictionary([product(2)])];
+    const inflater = new DocumentInflater(set, true);
+    const good = packNumbered(product(7), set, 1);
+    expect(inflater.read(good)).toBe(product(7));
+    expect(() => inflater.read(good.subarray(0, good.length - 3))).toThrow(/unexpected end of file/);
+    expect(() => inflater.read(Buffer.from([1, 0xff, 0xff, 0xff]))).toThrow(/invalid/);
+    expect(() => inflater.read(Buffer.from([2, 3, 0]))).toThrow(/no dictionary 2/);
+    expect(inflater.read(good)).toBe(product(7));
+    expect(inflater.read(packNumbered('{}', set, 0))).toBe('{}');
   });
 });

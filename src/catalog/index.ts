@@ -76,10 +76,12 @@ export {
   barcodeDocument,
   documentEtag,
   productDocument,
+  productDocumentParts,
   productIdBySlug,
   serializeBarcodeResult,
   serializeKnowledgeMeta,
   serializeProduct,
+  singleBodyParts,
   withKnowledgeMeta,
 } from './product-documents.js';
 export {

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { BarcodeResult, KnowledgeMeta, Product } from '../schemas/index.js';
 import { type Db, hasTable, perConnection, schemaVersion, stmt } from './database.js';
 import type { DocumentCache, KeptDocument, ProductDocument } from './document-cache.js';
-import { storedDictionaries, storedDictionary, unpackDocument, unpackNumbered } from './document-codec.js';
+import { DocumentInflater, storedDictionaries, storedDictionary } from './document-codec.js';
 import { COMPACT_VERSION } from './schema.js';
 
 /**
@@ -20,7 +20,14 @@ export const serializeKnowledgeMeta: (meta: Static<typeof KnowledgeMeta>) => str
  * single-product response has, so it goes last (the Product schema's order).
  */
 export const withKnowledgeMeta = (json: string, knowledgeJson: string | null): string =>
-  knowledgeJson === null ? json : `${json.slice(0, -1)},"_knowledge":${knowledgeJson}}`;
+  knowledgeJson === null ? json : singleBodyParts(json, knowledgeJson).join('');
+
+/**
+ * withKnowledgeMeta as the parts that make it up, in order: an answer written as bytes
+ * (envelope.ts) writes each where it goes instead of joining them first.
+ */
+export const singleBodyParts = (json: string, knowledgeJson: string | null): string[] =>
+  knowledgeJson === null ? [json] : [json.slice(0, -1), ',"_knowledge":', knowledgeJson, '}'];
 
 /** The ETag of a stored document: a hash of its JSON. */
 export const documentEtag = (json: string): string =>
@@ -34,11 +41,14 @@ const plain: DocumentReader = (stored) => stored as string;
 function readerOf(db: Db): DocumentReader | null {
   if (!hasTable(db, 'product_documents')) return null;
   if (schemaVersion(db) < COMPACT_VERSION) return plain;
-  // a dictionary per product type (packNumbered), or one for all in older snapshots
+  // a dictionary per product type (packNumbered), or one for all in older snapshots; the
+  // streams are reused from read to read (one connection serves one thread)
   const numbered = storedDictionaries(db, 'documents');
-  if (numbered.length > 0) return (stored) => unpackNumbered(stored as Uint8Array, numbered);
-  const dictionary = storedDictionary(db, 'documents');
-  return (stored) => unpackDocument(stored as Uint8Array, dictionary);
+  const inflater =
+    numbered.length > 0
+      ? new DocumentInflater(numbered, true)
+      : new DocumentInflater([storedDictionary(db, 'documents')], false);
+  return (stored) => inflater.read(stored as Uint8Array);
 }
 
 /**
@@ -128,6 +138,13 @@ export function productDocument(db: Db, id: string, cache?: DocumentCache): Prod
   const document = keptDocument(db, id, cache);
   return document && { json: withKnowledgeMeta(document.json, document.knowledge), etag: document.etag };
 }
+
+/**
+ * productDocument as kept: the list form, the `_knowledge` meta apart (singleBodyParts joins
+ * them) and the ETag; the same reads and the same cache.
+ */
+export const productDocumentParts: (db: Db, id: string, cache?: DocumentCache) => KeptDocument | null =
+  keptDocument;
 
 /**
  * The stored list-form JSON of the products `ids` (search and list pages), in that order,

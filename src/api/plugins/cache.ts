@@ -341,14 +341,21 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
           reply.header('Cache-Control', 'no-store');
         return payload;
       }
-      // answered from a kept body (a Buffer), or a repeat of a body the route rebuilds anyway
-      if (typeof payload !== 'string' || (request.cacheEntry && request.cacheReference)) return payload;
+      // a repeat of a body the route rebuilds anyway
+      if (request.cacheEntry && request.cacheReference) return payload;
       const contentType = String(reply.getHeader('content-type') ?? '');
       const key = request.cacheKey;
       let etag: string;
       /** the kept body and the parts of this payload around its meta, when the cache took it */
       let kept: { entry: CacheEntry; head: Buffer; middle: Buffer; tail: Buffer } | null = null;
-      if (!contentType.includes('json')) {
+      if (request.cacheReference && contentType.includes('json')) {
+        // remembered without its body, which may be a string or bytes (a stored document)
+        etag = weak(request.cacheReference);
+        references.set(key, { etag, contentType });
+      } else if (typeof payload !== 'string') {
+        // answered from a kept body (a Buffer)
+        return payload;
+      } else if (!contentType.includes('json')) {
         // no meta to refresh: the body is kept whole
         etag = weak(`"${createHash('sha1').update(payload).digest('base64url')}"`);
         const entry: CacheEntry = { etag, contentType, raw: true };
@@ -358,9 +365,6 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
           bodies.set(key, body);
           kept = { entry: body, head: body.head, middle: EMPTY, tail: EMPTY };
         }
-      } else if (request.cacheReference) {
-        etag = weak(request.cacheReference);
-        references.set(key, { etag, contentType });
       } else {
         const parts = splitAroundMeta(payload, request.id);
         if (!parts) return payload;

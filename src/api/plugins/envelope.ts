@@ -83,6 +83,29 @@ export function okSerialized(request: FastifyRequest, dataJson: string): string 
   return `{"success":true,"data":${dataJson},"meta":${metaJson(request)}}`;
 }
 
+const DATA_HEAD = '{"success":true,"data":';
+const META_HEAD = ',"meta":';
+
+/**
+ * `okSerialized` written as the bytes sent, for a `data` given as the parts it is made of (a
+ * stored document and its `_knowledge`, catalog `singleBodyParts`): each part is written once
+ * into one Buffer of the body's size. Joined as a string, the body was flattened, measured
+ * and encoded again when sent (about 7 µs of a 4 KB product answer, against 1–2 µs).
+ */
+export function okSerializedBytes(request: FastifyRequest, dataParts: readonly string[]): Buffer {
+  const metaText = metaJson(request);
+  let length = DATA_HEAD.length + META_HEAD.length + Buffer.byteLength(metaText) + 1;
+  for (const part of dataParts) length += Buffer.byteLength(part);
+  // every byte is written below
+  const body = Buffer.allocUnsafe(length);
+  let at = body.write(DATA_HEAD, 0, 'latin1');
+  for (const part of dataParts) at += body.write(part, at);
+  at += body.write(META_HEAD, at, 'latin1');
+  at += body.write(metaText, at);
+  body[at] = 0x7d; // }
+  return body;
+}
+
 /** `okSerialized` for a page of already serialized items: `{success, data: [...], meta, pagination}`. */
 export function okPageSerialized<P>(
   request: FastifyRequest,

@@ -8,16 +8,18 @@ import {
   getProduct,
   listProducts,
   type ProductSortField,
-  productDocument,
+  productDocumentParts,
   productIdBySlug,
+  singleBodyParts,
   variantsOf,
+  withKnowledgeMeta,
 } from '../../../catalog/index.js';
 import { knowledgeMeta, productKnowledge } from '../../../knowledge/index.js';
 import { Envelope, FieldsParam, ListEnvelope, Product, project } from '../../../schemas/index.js';
 import { keywordMiss, rankKeyword } from '../../../search/index.js';
 import { invalidParam, notFound } from '../../errors.js';
 import { cacheByReference } from '../../plugins/cache.js';
-import { ok, okPage, okPageSerialized, okSerialized } from '../../plugins/envelope.js';
+import { ok, okPage, okPageSerialized, okSerializedBytes } from '../../plugins/envelope.js';
 import {
   CursorParam,
   Flag,
@@ -226,12 +228,19 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ]);
     if (productId !== null && asksForDefault(query)) {
       // the body stored at ingest (catalog/product-documents.ts): no joins, no serialization
-      const document = productDocument(db, productId, catalog.documents);
+      const document = productDocumentParts(db, productId, catalog.documents);
       if (document !== null && selection)
-        return sendFormatted(request, reply, project(JSON.parse(document.json), selection));
+        return sendFormatted(
+          request,
+          reply,
+          project(JSON.parse(withKnowledgeMeta(document.json, document.knowledge)), selection),
+        );
       if (document !== null) {
         cacheByReference(request, document.etag);
-        return sendSerialized(reply, okSerialized(request, document.json));
+        return sendSerialized(
+          reply,
+          okSerializedBytes(request, singleBodyParts(document.json, document.knowledge)),
+        );
       }
     }
     const found = productId === null ? null : getProduct(db, productId);

@@ -72,7 +72,7 @@ export function formatProducts(
 }
 
 /** Sends a body that is serialized already (stored documents), past the route's serializer. */
-export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
+export function sendSerialized(reply: FastifyReply, body: string | Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
