@@ -119,6 +119,29 @@ describe('DocumentCache', () => {
 
   // regression: a fractional budget (SHELF_DOCUMENT_CACHE_MB=0.05) threw in the LRU, and the
   // server that opened the snapshot with it answered every request 503 CATALOG_UNAVAILABLE
+  it('keeps() says beforehand whether set() would take a document, with or without room', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 2_000 })), {
+          maxLength: 120,
+        }),
+        (budget, reads) => {
+          const cache = new DocumentCache(budget);
+          for (const [n, size] of reads) {
+            const id = String(n);
+            const d = doc(n, size);
+            // one larger than the whole budget: the LRU refuses it whatever admission says
+            if (cache.get(id) || d.json.length + 200 > budget) continue;
+            const expected = cache.keeps(id, d.json.length, d.etag);
+            cache.set(id, d);
+            expect(cache.get(id) !== undefined).toBe(expected);
+          }
+        },
+      ),
+    );
+  });
+
   it('regression: takes a fractional byte budget', () => {
     const cache = new DocumentCache(52_428.8 / 2, 52_428.8 / 2);
     cache.get('a');

@@ -123,6 +123,17 @@ export class DocumentCache {
       lru.set(id, document);
   }
 
+  /**
+   * Whether `set` would keep a document of `jsonLength` characters that it does not hold now,
+   * asked before a document read as bytes is made a string for it.
+   */
+  keeps(id: string, jsonLength: number, etag: string): boolean {
+    const lru = this.#lru;
+    if (!lru) return false;
+    const size = documentSize(id, jsonLength, etag);
+    return lru.has(id) || (this.#asked as FrequencySketch).admits(lru, this.#limits, id, size);
+  }
+
   /** Bytes held (by the budget's count). */
   get size(): number {
     return (this.#lru?.calculatedSize ?? 0) + (this.#packed?.calculatedSize ?? 0);
@@ -130,6 +141,8 @@ export class DocumentCache {
 }
 
 // the knowledge text is shared between documents (one string per distinct text): not counted
-const sizeOf = (id: string, d: KeptDocument): number => d.json.length + d.etag.length + id.length + OVERHEAD;
+const documentSize = (id: string, jsonLength: number, etag: string): number =>
+  jsonLength + etag.length + id.length + OVERHEAD;
+const sizeOf = (id: string, d: KeptDocument): number => documentSize(id, d.json.length, d.etag);
 const packedSizeOf = (id: string, d: PackedDocument): number =>
   d.packed.length + d.etag.length + id.length + PACKED_OVERHEAD;

@@ -136,14 +136,22 @@ export class DocumentInflater {
 
   /** A stored document's JSON (packed as packNumbered when the set is numbered, else packDocument). */
   read(packed: Uint8Array): string {
+    return this.readBytes(packed).toString();
+  }
+
+  /**
+   * `read` as UTF-8 bytes, for a caller that writes them somewhere at once: a view of the
+   * inflater's own output, overwritten by its next read.
+   */
+  readBytes(packed: Uint8Array): Buffer {
     const [n, at] = this.numbered ? numberOf(packed) : [0, 0];
     const dictionary = this.#dictionaries[n];
     if (dictionary === undefined) throw new RangeError(`packed document: no dictionary ${n}`);
     for (;;) {
       const out = this.#out;
       const left = this.#inflate(n, dictionary, packed, at, out);
-      if (left === null) return unpackDocument(packed.subarray(at), dictionary);
-      if (left > 0) return out.toString('utf8', 0, out.length - left);
+      if (left === null) return inflateRawSync(packed.subarray(at), { dictionary });
+      if (left > 0) return out.subarray(0, out.length - left);
       // the output filled up before the stream ended: again, with room for it
       this.#out = Buffer.allocUnsafeSlow(out.length * 2);
     }

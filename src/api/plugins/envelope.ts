@@ -83,23 +83,46 @@ export function okSerialized(request: FastifyRequest, dataJson: string): string 
   return `{"success":true,"data":${dataJson},"meta":${metaJson(request)}}`;
 }
 
+/**
+ * Answer bodies are cut from shared slabs, as Node's own pool does for Buffers under 4 KB: a
+ * product answer is just past that, and a memory block of its own per answer (with the
+ * external memory V8 then accounts for) was about 4 µs of it. A slab is never written again
+ * once cut: it is freed when the last answer cut from it is.
+ */
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabAt = 0;
+
+function bodyBytes(length: number): Buffer {
+  if (length > SLAB_BYTES / 8) return Buffer.allocUnsafe(length);
+  if (slabAt + length > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabAt = 0;
+  }
+  const bytes = slab.subarray(slabAt, slabAt + length);
+  // the next body starts on an 8-byte boundary, as the pool's do
+  slabAt = (slabAt + length + 7) & ~7;
+  return bytes;
+}
+
 const DATA_HEAD = '{"success":true,"data":';
 const META_HEAD = ',"meta":';
 
 /**
  * `okSerialized` written as the bytes sent, for a `data` given as the parts it is made of (a
- * stored document and its `_knowledge`, catalog `singleBodyParts`): each part is written once
+ * stored document, as text or UTF-8 bytes, and its `_knowledge`: catalog `singleBodyParts`):
+ * each part is written once
  * into one Buffer of the body's size. Joined as a string, the body was flattened, measured
  * and encoded again when sent (about 7 µs of a 4 KB product answer, against 1–2 µs).
  */
-export function okSerializedBytes(request: FastifyRequest, dataParts: readonly string[]): Buffer {
+export function okSerializedBytes(request: FastifyRequest, dataParts: readonly (string | Buffer)[]): Buffer {
   const metaText = metaJson(request);
   let length = DATA_HEAD.length + META_HEAD.length + Buffer.byteLength(metaText) + 1;
-  for (const part of dataParts) length += Buffer.byteLength(part);
+  for (const part of dataParts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   // every byte is written below
-  const body = Buffer.allocUnsafe(length);
+  const body = bodyBytes(length);
   let at = body.write(DATA_HEAD, 0, 'latin1');
-  for (const part of dataParts) at += body.write(part, at);
+  for (const part of dataParts) at += typeof part === 'string' ? body.write(part, at) : part.copy(body, at);
   at += body.write(META_HEAD, at, 'latin1');
   at += body.write(metaText, at);
   body[at] = 0x7d; // }

@@ -233,7 +233,7 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendFormatted(
           request,
           reply,
-          project(JSON.parse(withKnowledgeMeta(document.json, document.knowledge)), selection),
+          project(JSON.parse(withKnowledgeMeta(document.json.toString(), document.knowledge)), selection),
         );
       if (document !== null) {
         cacheByReference(request, document.etag);
