@@ -255,7 +255,17 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     }
     const serves = servesClause(r.title);
     const ownCodes = serves ? titleCodes.filter((c) => c === mpn || !serves.codes.includes(c)) : titleCodes;
-    return { r, tokens, titleCodes, ownCodes, serves, descCodes, mpn, terms, keys: [...keys] as number[] | null };
+    return {
+      r,
+      tokens,
+      titleCodes,
+      ownCodes,
+      serves,
+      descCodes,
+      mpn,
+      terms,
+      keys: [...keys] as number[] | null,
+    };
   });
 
   const df = new Int32Array(vocab.size);
