@@ -229,18 +229,12 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
   const opts = { ...DEFAULTS, ...options };
   const scored = scoreAll(records, opts);
   const { corpus, learned } = scored;
-  // clustering only ever looks at a pair that is a conflict or clears the lower (mutual best)
-  // bar: most candidate pairs are neither, and need no edge object
-  const edges = edgesOf(
-    scored,
-    (p) => scored.conflict[p] === 1 || scored.probability[p]! >= opts.mutualBestThreshold,
-  );
   const sameItem = sameItemGroups(corpus);
   const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
-  const { clusters, confidence, matches } = clusterRecords(
+  const { clusters, confidence, matchOf } = clusterRecords(
     corpus.features.map((f) => f.source),
     sameItem.groups,
-    edges,
+    { ends: scored.ends, probability: scored.probability, conflict: scored.conflict, method: scored.method },
     opts.threshold,
     opts.mutualBestThreshold,
     sameItem.methods,
@@ -277,7 +271,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
       brand: display,
       confidence: Math.round(conf * 1000) / 1000,
       matches: members.map((m) => {
-        const x = members.length > 1 ? matches[m]! : { method: 'single_listing' as const, confidence: 1 };
+        const x = members.length > 1 ? matchOf(m) : { method: 'single_listing' as const, confidence: 1 };
         return { method: x.method, confidence: Math.round(x.confidence * 1000) / 1000 };
       }),
       ...(previousIds ? { previousId: previousIds[k] ?? null } : {}),
