@@ -96,8 +96,8 @@ const MEASURE_CLASH = -2;
  * Amazon-Google precision rises 0.734 → 0.741 at equal recall; Abt-Buy and the demo keep
  * their figures. Prices stay soft evidence: feeds list bundles, sale prices and typos.
  */
-const PRICE_APART = -1.5;
-const PRICE_GAP = -0.5;
+const PRICE_APART = -3;
+const PRICE_GAP = -1;
 
 /**
  * Log-odds of an accessory beside the product it serves (accessory.ts): as strong as model
