@@ -26,6 +26,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   statedBrandVeto: true,
   contraryEvidenceVeto: false,
   contraryWeight: -1,
+  ownCodeDecides: true,
 };
 
 /**
@@ -175,7 +176,7 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
   const initial = new Float64Array(pairCount);
-  const { conflict, method } = scorePairs(corpus, ends, levels, initial);
+  const { conflict, method } = scorePairs(corpus, ends, levels, initial, opts);
   const probability = initial.slice();
   let learned: LearnedModel | null = null;
   if (opts.learn) {

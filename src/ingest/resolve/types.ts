@@ -138,4 +138,10 @@ export interface ResolveOptions {
   contraryEvidenceVeto?: boolean;
   /** Learned log-odds at or below which a level is evidence against a match. Default -1. */
   contraryWeight?: number;
+  /**
+   * When both listings' own model numbers conflict, a code they share beside them (a series,
+   * a standard, a spec written like a code) does not make them one model: the pair is a
+   * conflict (score.ts, `ScoreRules`). Default true.
+   */
+  ownCodeDecides?: boolean;
 }
