@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compete, contraryEvidence, learnMatches } from './learn.js';
+import { compete, learnMatches } from './learn.js';
 import { FEATURES } from './score.js';
 
 const F = FEATURES.length;
@@ -79,32 +79,5 @@ describe('compete', () => {
     expect(q[0]).toBeCloseTo(4 / 9);
     expect(q[1]).toBeCloseTo(4 / 9);
     expect(q[2]).toBeCloseTo(0.8);
-  });
-});
-
-describe('contraryEvidence', () => {
-  const price = FEATURES.findIndex((f) => f.name === 'price');
-  const weights = FEATURES.map((f) => new Array<number>(f.levels).fill(0.5));
-  weights[0]![1] = -6; // a low title cosine: the baseline, never counted as contrary
-  weights[price]![5] = -3.4; // prices more than 3× apart, as learned on a batch
-  const pair = (title: number, priceLevel: number) => {
-    const levels = new Uint8Array(F);
-    levels[0] = title;
-    levels[price] = priceLevel;
-    return levels;
-  };
-  it('finds a level the batch weighs at or below the floor', () => {
-    expect(contraryEvidence(pair(9, 5), 0, weights, -1)).toBe(true);
-    expect(contraryEvidence(pair(9, 5), 0, weights, -4)).toBe(false);
-  });
-  it('ignores the title cosine and levels of no evidence', () => {
-    expect(contraryEvidence(pair(1, 1), 0, weights, -1)).toBe(false);
-    expect(contraryEvidence(pair(9, 0), 0, weights, -1)).toBe(false);
-  });
-  it('reads the pair at its own offset', () => {
-    const levels = new Uint8Array(2 * F);
-    levels.set(pair(9, 1), 0);
-    levels.set(pair(9, 5), F);
-    expect([0, 1].map((p) => contraryEvidence(levels, p, weights, -1))).toEqual([false, true]);
   });
 });

@@ -228,22 +228,3 @@ export function learnMatches(
   );
   return { posterior, independent, model: { matchShare: share, weights, iterations } };
 }
-
-/**
- * Whether pair `p` shows a level (of any feature but the title cosine, the baseline every
- * title-only pair rests on) whose learned weight is at or below `floor`: evidence this batch
- * itself finds among non-matches more than among matches.
- */
-export function contraryEvidence(
-  levels: Uint8Array,
-  p: number,
-  weights: readonly (readonly number[])[],
-  floor: number,
-): boolean {
-  const base = p * F;
-  for (let k = 1; k < F; k++) {
-    const level = levels[base + k]!;
-    if (level !== 0 && weights[k]![level]! <= floor) return true;
-  }
-  return false;
-}

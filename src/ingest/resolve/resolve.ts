@@ -8,7 +8,7 @@ import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
-import { contraryEvidence, learnMatches } from './learn.js';
+import { learnMatches } from './learn.js';
 import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
@@ -24,8 +24,6 @@ export const DEFAULTS: Required<ResolveOptions> = {
   titleOnlyVeto: false,
   secondChoiceVeto: true,
   statedBrandVeto: true,
-  contraryEvidenceVeto: false,
-  contraryWeight: -1,
   ownCodeDecides: true,
 };
 
@@ -216,18 +214,8 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
       const brandClash =
         opts.statedBrandVeto && levels[p * FEATURES.length + BRAND_FEATURE] === STATED_BRANDS_DISAGREE;
       const veto = (opts.titleOnlyVeto || secondChoice || brandClash) && method[p] === 'title_similarity';
-      // with `contraryEvidenceVeto`, a title-only pair showing evidence the batch weighs
-      // against a match needs the learned matcher's own verdict on the pair (before rivals)
-      const contrary =
-        opts.contraryEvidenceVeto &&
-        method[p] === 'title_similarity' &&
-        contraryEvidence(levels, p, learned.weights, opts.contraryWeight) &&
-        result.independent[p]! < opts.threshold;
-      probability[p] = contrary
-        ? Math.min(hand, result.independent[p]!)
-        : !veto && (hand >= opts.threshold || fitted >= opts.threshold)
-          ? hand
-          : Math.min(hand, fitted);
+      probability[p] =
+        !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }
   }
   return { corpus, ends, probability, conflict, method, learned };

@@ -129,16 +129,6 @@ export interface ResolveOptions {
    */
   statedBrandVeto?: boolean;
   /**
-   * A `title_similarity` pair showing evidence this batch's learned matcher weighs against a
-   * match (a level of another feature whose learned log-odds are at or below
-   * `contraryWeight`: prices far apart, brands that differ, another release…) keeps its fixed
-   * score only if the learned matcher, judging the pair on its own, accepts it too. What
-   * counts as evidence against is learned per run, not fixed (docs/ingest.md). Default false.
-   */
-  contraryEvidenceVeto?: boolean;
-  /** Learned log-odds at or below which a level is evidence against a match. Default -1. */
-  contraryWeight?: number;
-  /**
    * When both listings' own model numbers conflict, a code they share beside them (a series,
    * a standard, a spec written like a code) does not make them one model: the pair is a
    * conflict (score.ts, `ScoreRules`). Default true.
