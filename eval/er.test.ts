@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type Cluster,
   type Dataset,
+  demoPairSets,
   oneToOneCeiling,
   parsePrice,
   parseResolveOptions,
@@ -115,5 +119,63 @@ describe('parsing', () => {
     expect(parseResolveOptions('learn=false,threshold=0.6')).toEqual({ learn: false, threshold: 0.6 });
     expect(() => parseResolveOptions('threshold')).toThrow(/name=value/);
     expect(() => parseResolveOptions('threshold=abc')).toThrow(/not a number/);
+  });
+});
+
+describe('demoPairSets', () => {
+  it('pairs retailers in name order, keeps a share of the first side and reads true pairs from the ground truth', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-er-test-'));
+    try {
+      const head = 'id,title,brand,mpn,product_type,price,gtin';
+      const ids = Array.from({ length: 60 }, (_, k) => `item-${k}`);
+      writeFileSync(
+        join(dir, 'alpha.csv'),
+        [
+          head,
+          ...ids.map((id, k) => `A-${id},Acme Kettle ${k},Acme,AK${k},Kettle,${10 + k}.00 USD,0001`),
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(dir, 'beta.tsv'),
+        [
+          'id\ttitle\tbrand\tmpn\tproduct_type\tprice',
+          ...ids.map((id, k) => `B-${id}\tKettle ${k} by Acme\tAcme\t\t\t`),
+        ].join('\n'),
+      );
+      // a third retailer has no partner in name order and is left out
+      writeFileSync(join(dir, 'gamma.csv'), `${head}\nG-1,Lone,,,,,\n`);
+      writeFileSync(
+        join(dir, 'ground-truth.csv'),
+        [
+          'retailer,item_id,product_key,group_key,type,brand',
+          ...ids.flatMap((id, k) => [
+            `alpha,A-${id},p${k},g,kettle,acme`,
+            `beta,B-${id},p${k % 50},g,kettle,acme`,
+          ]),
+        ].join('\n'),
+      );
+      const sets = demoPairSets(dir, 0.5);
+      expect(sets.map((s) => s.name)).toEqual(['demo-alpha-beta']);
+      const [small, large] = sets[0]!.sides;
+      expect(large!.rows).toHaveLength(60);
+      expect(small!.rows.length).toBeGreaterThan(15);
+      expect(small!.rows.length).toBeLessThan(45);
+      // structured columns, no GTIN; empty cells stay absent
+      expect(small!.rows[0]).toMatchObject({ brand: 'Acme', category: 'Kettle' });
+      expect(small!.rows[0]!.model).toMatch(/^AK\d+$/);
+      expect(large!.rows[0]).toEqual({ id: 'B-item-0', title: 'Kettle 0 by Acme', brand: 'Acme' });
+      // each kept listing's true partners: beta's listings of the same product key (beta lists
+      // products p0…p9 twice, and alpha's p50…p59 have none)
+      for (const [a, b] of sets[0]!.matches) {
+        const k = Number(a.split('-').pop());
+        expect(k).toBeLessThan(50);
+        expect([`B-item-${k}`, `B-item-${k + 50}`]).toContain(b);
+      }
+      const keys = small!.rows.map((r) => Number(r.id.split('-').pop()));
+      const expected = keys.reduce((n, k) => n + (k < 10 ? 2 : k < 50 ? 1 : 0), 0);
+      expect(sets[0]!.matches).toHaveLength(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
