@@ -134,4 +134,10 @@ export interface ResolveOptions {
    * conflict (score.ts, `ScoreRules`). Default true.
    */
   ownCodeDecides?: boolean;
+  /**
+   * `statedBrandVeto` for pairs matched on a model number too: two makers' listings sharing a
+   * code (a spec or standard written like one) keep their fixed score only if the learned
+   * posterior accepts them (docs/ingest.md, wave 7). Needs `statedBrandVeto`. Default true.
+   */
+  statedBrandVetoCodes?: boolean;
 }
