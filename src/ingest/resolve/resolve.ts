@@ -8,7 +8,7 @@ import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
-import { learnMatches } from './learn.js';
+import { learnMatches, needsLearnedSupport } from './learn.js';
 import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
@@ -24,6 +24,8 @@ export const DEFAULTS: Required<ResolveOptions> = {
   titleOnlyVeto: false,
   secondChoiceVeto: true,
   statedBrandVeto: true,
+  ownCodeDecides: true,
+  statedBrandVetoCodes: true,
 };
 
 /**
@@ -173,7 +175,7 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
   const initial = new Float64Array(pairCount);
-  const { conflict, method } = scorePairs(corpus, ends, levels, initial);
+  const { conflict, method } = scorePairs(corpus, ends, levels, initial, opts);
   const probability = initial.slice();
   let learned: LearnedModel | null = null;
   if (opts.learn) {
@@ -207,12 +209,13 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
       const fitted = result.posterior[p]!;
       // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
       // `secondChoiceVeto`, so does one that is not the first choice of both its listings, and
-      // with `statedBrandVeto` one whose feeds name two different brands.
+      // with `statedBrandVeto` one whose feeds name two different brands (with
+      // `statedBrandVetoCodes` also when the two share a model number).
       const secondChoice =
         best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
       const brandClash =
         opts.statedBrandVeto && levels[p * FEATURES.length + BRAND_FEATURE] === STATED_BRANDS_DISAGREE;
-      const veto = (opts.titleOnlyVeto || secondChoice || brandClash) && method[p] === 'title_similarity';
+      const veto = needsLearnedSupport(method[p]!, secondChoice, brandClash, opts);
       probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }
