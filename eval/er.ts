@@ -10,6 +10,12 @@
  *   npm run eval:er -- --direct   call resolveListings directly instead of the pipeline
  *   npm run eval:er -- --no-demo  skip the demo catalog (scored by default, 35,000 products;
  *                                 --demo-products N for another size)
+ *   npm run eval:er -- --demo-only
+ *                                 the demo catalog alone
+ *   npm run eval:er -- --demo-pairs
+ *                                 also two-retailer sets cut from the seeded demo feeds (see
+ *                                 demoPairSets): structured columns, a small side and a large
+ *                                 one full of sibling models, most listings without a partner
  *   npm run eval:er -- --set learn=false,oneToOne=true
  *                                 resolver options for an ablation, the same for every set
  *   npm run eval:er -- --orphans 0.5
@@ -293,6 +299,60 @@ export function withOrphans(dataset: Dataset, share: number, side: 0 | 1 = 1): D
   };
 }
 
+/**
+ * Two-retailer benchmarks cut from the seeded demo feeds in `dir` (a `generateDemo` output),
+ * shaped like a structured two-retailer set whose one side is much larger: retailers are paired
+ * in name order (first with second, third with fourth, …); the first of each pair keeps `share`
+ * of its listings (by a hash of the id), the second all. Columns: title, brand, model (mpn),
+ * category (product_type) and price — no GTIN, so model numbers and titles must do the work.
+ * True pairs come from the generator's ground truth. Each retailer lists sibling models,
+ * colors and sizes of one line beside each other: the look-alikes a listing without a partner
+ * gets merged with.
+ */
+export function demoPairSets(dir: string, share = 0.35): Dataset[] {
+  const truth = new Map<string, string>();
+  for (const row of readCsv(join(dir, 'ground-truth.csv')))
+    truth.set(`${row.retailer}\u0000${row.item_id}`, row.product_key!);
+  const feeds = readdirSync(dir)
+    .filter((f) => /\.(csv|tsv)$/.test(f) && f !== 'ground-truth.csv')
+    .sort();
+  const sideOf = (file: string): DatasetSide => {
+    const retailer = file.replace(/\.(csv|tsv)$/, '');
+    const rows = (
+      parse(readFileSync(join(dir, file), 'utf8'), {
+        columns: true,
+        delimiter: file.endsWith('.tsv') ? '\t' : ',',
+        relax_quotes: true,
+      }) as Array<Record<string, string>>
+    ).map((r): DatasetRow => {
+      const row: DatasetRow = { id: r.id!, title: r.title! };
+      if (r.brand) row.brand = r.brand;
+      if (r.mpn) row.model = r.mpn;
+      if (r.product_type) row.category = r.product_type;
+      if (r.price) row.price = r.price;
+      return row;
+    });
+    return { retailer, rows };
+  };
+  const sets: Dataset[] = [];
+  for (let k = 0; k + 1 < feeds.length; k += 2) {
+    const small = sideOf(feeds[k]!);
+    const large = sideOf(feeds[k + 1]!);
+    small.rows = small.rows.filter((r) => unitHash(`${r.id}:demo-pair`) < share);
+    const byProduct = new Map<string, string[]>();
+    for (const r of large.rows) {
+      const key = truth.get(`${large.retailer}\u0000${r.id}`);
+      if (key) byProduct.set(key, [...(byProduct.get(key) ?? []), r.id]);
+    }
+    const matches: Array<[string, string]> = [];
+    for (const r of small.rows)
+      for (const id of byProduct.get(truth.get(`${small.retailer}\u0000${r.id}`) ?? '') ?? [])
+        matches.push([r.id, id]);
+    sets.push({ name: `demo-${small.retailer}-${large.retailer}`, sides: [small, large], matches });
+  }
+  return sets;
+}
+
 /** Pairwise precision, recall and F1. */
 export interface PairScores {
   precision: number;
@@ -495,8 +555,21 @@ async function main(argv: string[]): Promise<void> {
   const sideName = sideFlag >= 0 ? argv[sideFlag + 1] : 'second';
   if (sideName !== 'first' && sideName !== 'second') throw new Error('--orphan-side expects first or second');
   const side = sideName === 'first' ? 0 : 1;
-  for (const dir of dirs) {
-    const loaded = loadDataset(dir);
+  const loadedSets = (argv.includes('--demo-only') ? [] : dirs).map(loadDataset);
+  if (argv.includes('--demo-pairs')) {
+    const pairsWork = mkdtempSync(join(tmpdir(), 'shelf-eval-pairs-'));
+    const productsFlag = argv.indexOf('--demo-products');
+    await generateDemo({
+      outDir: pairsWork,
+      content: loadContent(),
+      products: productsFlag >= 0 ? Number(argv[productsFlag + 1]) : 5000,
+      historyDays: 0,
+      endDay: '2026-11-21',
+    });
+    loadedSets.push(...demoPairSets(pairsWork));
+    rmSync(pairsWork, { recursive: true, force: true });
+  }
+  for (const loaded of loadedSets) {
     for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans, side)] : [loaded]) {
       const r = await evaluate(dataset, direct);
       results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
   currentSnapshotPath,
@@ -72,7 +72,8 @@ export interface IngestOptions {
   remove?: string[];
   /**
    * listings from which a run keeps its listings and assembled products in a scratch file
-   * beside the snapshot between phases instead of in memory (default {@link SPILL_LISTINGS})
+   * beside the snapshot between phases instead of in memory (default {@link spillThreshold}: as
+   * many as half of this process's heap holds)
    */
   spillAt?: number;
   /** progress callback: phase name and counts */
@@ -124,12 +125,30 @@ export class IngestInputError extends Error {
 }
 
 /**
- * Listings from which they wait on disk between phases (build/scratch.ts). Below it the round
- * trip would only cost CPU (≈ 40 µs a listing); above, the heap would grow past what V8 gives
- * a process by default (≈ 4 GB: 3 KB a listing while resolve runs, 1.58 million listings at
- * 560k products). 250,000 listings is about 90,000 products of the demo.
+ * Heap one listing costs at the peak of a run that keeps everything in memory (the end of
+ * assembly: the listing, its classification, resolver record and features, its product and the
+ * maps between them). Measured as the slope between two frozen-clock demo builds, live heap after
+ * a full collection at the end of assembly: 61 MB at 8,423 listings (3,000 products), 441 MB at
+ * 111,070 (38,969 products), 3.7 KB a listing (docs/ingest.md, "Large runs").
  */
-const SPILL_LISTINGS = 250_000;
+const LISTING_HEAP_BYTES = 3_700;
+/**
+ * Share of V8's heap limit an in-memory run may fill at its peak. The rest is room for the
+ * garbage between collections: near the limit V8 collects over and over for little (the 560k
+ * run of session 9 spent most of its last 20 minutes in mark-compacts at 3.67 of 4.1 GB).
+ */
+const HEAP_SHARE = 0.5;
+
+/**
+ * Listings from which a run keeps them on disk between phases (build/scratch.ts): as many as
+ * fill {@link HEAP_SHARE} of the heap V8 gives this process. Below it the round trip through
+ * disk would only cost CPU (≈ 40 µs a listing); above it the heap would not hold the run. With
+ * Node's default limit on a 64-bit machine (≈ 4 GB) that is ≈ 560,000 listings, about 200,000
+ * products of the demo; a process started with a larger `--max-old-space-size` spills later.
+ */
+function spillThreshold(heapLimit: number = getHeapStatistics().heap_size_limit): number {
+  return Math.floor((heapLimit * HEAP_SHARE) / LISTING_HEAP_BYTES);
+}
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -352,8 +371,8 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     db.exec('BEGIN');
     // the listings are handed over (`splice` empties this function's array): once the products
     // are written nothing holds them, so the phases that follow run without them in memory
-    // a large run keeps its listings and products on disk between phases (SPILL_LISTINGS)
-    const spill = listings.length >= (options.spillAt ?? SPILL_LISTINGS);
+    // a large run keeps its listings and products on disk between phases (spillThreshold)
+    const spill = listings.length >= (options.spillAt ?? spillThreshold());
     const written = await writeListings(db, listings.splice(0), {
       content,
       previousPath,

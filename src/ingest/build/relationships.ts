@@ -1,5 +1,6 @@
 import type { Db } from '../../catalog/index.js';
 import type { RelatedTypeDef } from '../../content/index.js';
+import { BulkInsert } from './bulk-insert.js';
 
 /** How many related products of one kind a product keeps. */
 const TOP = 5;
@@ -73,23 +74,24 @@ class Links {
     const to = this.#to;
     const byKey = (a: number, b: number) => type[a]! - type[b]! || to[a]! - to[b]! || a - b;
     // rows go in BATCH at a time: one statement call per row was most of the cost
-    const sql = (rows: number) =>
-      `INSERT INTO relationships (product_rowid, type, related_rowid, score) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
-    const insertBatch = db.prepare(sql(BATCH));
-    const params: (number | string)[] = [];
+    const insert = new BulkInsert(
+      db,
+      'INSERT INTO relationships (product_rowid, type, related_rowid, score)',
+      4,
+      BATCH,
+    );
     let written = 0;
     for (let r = 0; r <= max; r++) {
       const rows = Array.from(order.subarray(start[r]!, start[r + 1]!)).sort(byKey);
       let last = -1;
       for (const i of rows) {
         if (last >= 0 && type[last] === type[i] && to[last] === to[i]) continue;
-        params.push(r, TYPES[type[i]!]!, to[i]!, this.#score[i]!);
+        insert.add(r, TYPES[type[i]!]!, to[i]!, this.#score[i]!);
         written++;
         last = i;
-        if (params.length === BATCH * 4) insertBatch.run(params.splice(0));
       }
     }
-    if (params.length > 0) db.prepare(sql(params.length / 4)).run(params);
+    insert.flush();
     return written;
   }
 }

@@ -12,6 +12,7 @@ import { round2 } from '../../util/index.js';
 import type { Listing } from '../listing.js';
 import { slugify, stableUuid } from '../normalize/index.js';
 import type { AssembledProduct } from './assemble.js';
+import { BulkInsert } from './bulk-insert.js';
 import { groupName } from './group-name.js';
 import type { PreviousCatalog } from './previous.js';
 import { scoreQuality } from './quality.js';
@@ -133,7 +134,8 @@ export async function writeProducts(
     data_json, quality_score, quality_breakdown_json, data_tier, source_type, naming_method, naming_confidence, category_profile_key,
     classification_confidence, current_best_price, min_price, max_price, avg_price, created_at, updated_at)
     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
-  const insertGtin = db.prepare('INSERT OR IGNORE INTO product_gtins (gtin14, product_id) VALUES (?, ?)');
+  // rows nothing reads back during the write go in many to a statement (bulk-insert.ts)
+  const insertGtin = new BulkInsert(db, 'INSERT OR IGNORE INTO product_gtins (gtin14, product_id)', 2);
   // offers and listings name their product and retailer by rowid (migrations/009-integer-keys.ts)
   const insertOffer =
     db.prepare(`INSERT INTO offer_rows (id, product_rowid, retailer_rowid, retailer_item_id, title, price, original_price,
@@ -144,15 +146,24 @@ export async function writeProducts(
       ctx.reference.retailerIdBySlug.has(slug),
     ),
   );
-  const insertObservation = db.prepare(
-    'INSERT OR REPLACE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock) VALUES (?,?,?,?,?)',
+  const insertObservation = new BulkInsert(
+    db,
+    'INSERT OR REPLACE INTO price_observations (offer_rowid, day, cents, original_cents, in_stock)',
+    5,
   );
-  const insertListing = db.prepare(
-    'INSERT OR IGNORE INTO listing_rows (retailer_rowid, retailer_item_id, product_rowid, offer_rowid, listing_json, last_seen_at) VALUES (?,?,?,?,?,?)',
+  const insertListing = new BulkInsert(
+    db,
+    'INSERT OR IGNORE INTO listing_rows (retailer_rowid, retailer_item_id, product_rowid, offer_rowid, listing_json, last_seen_at)',
+    6,
   );
-  const insertAttribute = db.prepare(
-    'INSERT OR IGNORE INTO product_attributes (product_rowid, key, value, numeric_value, unit, role) VALUES (?,?,?,?,?,?)',
+  const insertAttribute = new BulkInsert(
+    db,
+    'INSERT OR IGNORE INTO product_attributes (product_rowid, key, value, numeric_value, unit, role)',
+    6,
   );
+  const flushRows = () => {
+    for (const insert of [insertGtin, insertObservation, insertListing, insertAttribute]) insert.flush();
+  };
 
   /**
    * Writes one product (with its spec sources packed), its GTINs, offers, today's prices and
@@ -224,7 +235,7 @@ export async function writeProducts(
       ctx.now,
     );
 
-    for (const g of p.gtins) insertGtin.run(g, p.id);
+    for (const g of p.gtins) insertGtin.add(g, p.id);
     const offerRowids = new Map<string, number | bigint>();
     for (const o of offers) {
       const retailer = retailerRowid.get(o.retailer);
@@ -254,7 +265,7 @@ export async function writeProducts(
       offerRowids.set(o.retailer, offerRowid);
       // a carried-over offer was not seen today: its history keeps the days it was
       if (o.price !== null && !o.carriedFrom)
-        insertObservation.run(
+        insertObservation.add(
           offerRowid,
           dayNumber(ctx.day),
           toCents(o.price),
@@ -263,7 +274,7 @@ export async function writeProducts(
         );
     }
     for (const a of p.attributes)
-      insertAttribute.run(productRowid, a.key, a.value, a.numericValue, a.unit, a.role);
+      insertAttribute.add(productRowid, a.key, a.value, a.numericValue, a.unit, a.role);
     return { productRowid, offerRowids };
   };
 
@@ -308,7 +319,7 @@ export async function writeProducts(
           const retailer = retailerRowid.get(l.retailer);
           if (retailer === undefined) continue;
           const offerRowid = l.carriedFrom?.gone ? undefined : offerRowids.get(l.retailer);
-          insertListing.run(
+          insertListing.add(
             retailer,
             l.itemId,
             productRowid,
@@ -318,6 +329,7 @@ export async function writeProducts(
           );
         }
       });
+      flushRows();
       loaded[b] = [];
       for (const index of batch) stored.forget(index);
       if (ctx.collect && (b + 1) % COLLECT_BATCHES === 0) ctx.collect();

@@ -27,19 +27,22 @@ export function candidatePairs(corpus: Corpus, options: BlockingOptions): Array<
  * array of pairs and the set that de-duplicated them held ~100 bytes of heap a pair.
  */
 export function candidateEnds(corpus: Corpus, options: BlockingOptions): Int32Array {
-  const { features, df, size } = corpus;
-  const postings = new Map<number, number[]>();
-  for (const f of features) {
-    for (const key of f.keys) {
-      if (df[key]! > options.maxBlockSize || df[key]! < 2) continue;
-      let list = postings.get(key);
-      if (!list) {
-        list = [];
-        postings.set(key, list);
-      }
-      list.push(f.index);
+  const { features, keys, keyStart, df, size } = corpus;
+  // the postings of every key held by 2 to maxBlockSize records, one after another (key `t`'s
+  // records are `postings[postingStart[t]]` up to `postingStart[t + 1]`): a list per key held
+  // ~100 bytes of heap a record at a million records
+  const blocks = (key: number): boolean => df[key]! <= options.maxBlockSize && df[key]! >= 2;
+  const postingStart = new Int32Array(df.length + 1);
+  for (let at = 0; at < keys.length; at++) if (blocks(keys[at]!)) postingStart[keys[at]! + 1]!++;
+  for (let t = 0; t < df.length; t++) postingStart[t + 1]! += postingStart[t]!;
+  const postings = new Int32Array(postingStart[df.length]!);
+  const filled = postingStart.slice(0, df.length);
+  for (let i = 0; i < size; i++)
+    for (let at = keyStart[i]!; at < keyStart[i + 1]!; at++) {
+      const key = keys[at]!;
+      if (blocks(key)) postings[filled[key]!++] = i;
     }
-  }
+  const hasPostings = (key: number): boolean => postingStart[key + 1]! > postingStart[key]!;
 
   const idf = (key: number): number => Math.log((size + 1) / (df[key]! + 0.5));
   const sourceIds = new Map<string, number>();
@@ -66,13 +69,14 @@ export function candidateEnds(corpus: Corpus, options: BlockingOptions): Int32Ar
   const top = new TopK(k);
 
   for (const f of features) {
-    const probes = f.keys
-      .filter((k) => postings.has(k))
+    const probes = Array.from(keys.subarray(keyStart[f.index]!, keyStart[f.index + 1]!))
+      .filter(hasPostings)
       .sort((a, b) => df[a]! - df[b]!)
       .slice(0, options.probesPerRecord);
     for (const key of probes) {
       const w = idf(key);
-      for (const j of postings.get(key)!) {
+      for (let at = postingStart[key]!; at < postingStart[key + 1]!; at++) {
+        const j = postings[at]!;
         if (sourceOf[j] === sourceOf[f.index]) continue;
         if (score[j] === 0) touched.push(j);
         score[j]! += w;

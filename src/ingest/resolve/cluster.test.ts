@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterRecords, type Edge } from './cluster.js';
+import { clusterRecords as clusterPairs, type Edge, pairsOf } from './cluster.js';
 
 const edge = (i: number, j: number, probability: number, conflict = false): Edge => ({
   i,
@@ -7,6 +7,13 @@ const edge = (i: number, j: number, probability: number, conflict = false): Edge
   probability,
   conflict,
 });
+const clusterRecords = (
+  sources: string[],
+  sameItem: number[][],
+  edges: Edge[],
+  threshold: number,
+  mutual?: number,
+) => clusterPairs(sources, sameItem, pairsOf(edges), threshold, mutual);
 const sorted = (clusters: number[][]) => clusters.map((c) => [...c].sort()).sort((a, b) => a[0]! - b[0]!);
 
 describe('clusterRecords', () => {

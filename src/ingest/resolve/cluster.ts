@@ -25,8 +25,31 @@ export interface Edge {
   method?: MatchMethod;
 }
 
+/**
+ * Scored candidate pairs in columns: pair `p` joins `ends[2p]` and `ends[2p + 1]`. At a
+ * million records an {@link Edge} object a pair held ~90 bytes of heap (issue 20).
+ */
+export interface ScoredPairs {
+  ends: Int32Array;
+  probability: Float64Array;
+  /** 1 where the pair carries hard evidence of being different products */
+  conflict: Uint8Array;
+  method: readonly MatchMethod[];
+}
+
+/** {@link ScoredPairs} from edge objects (an edge without a method is `title_similarity`). */
+export function pairsOf(edges: readonly Edge[]): ScoredPairs {
+  return {
+    ends: Int32Array.from(edges.flatMap((e) => [e.i, e.j])),
+    probability: Float64Array.from(edges, (e) => e.probability),
+    conflict: Uint8Array.from(edges, (e) => (e.conflict ? 1 : 0)),
+    method: edges.map((e) => e.method ?? 'title_similarity'),
+  };
+}
+
 /** How a listing was joined to its product. */
 export type MatchMethod = 'gtin' | 'model_number' | 'title_similarity' | 'single_listing';
+const METHODS: readonly MatchMethod[] = ['single_listing', 'gtin', 'model_number', 'title_similarity'];
 
 /** The accepted link that joined one record to its cluster. */
 export interface RecordMatch {
@@ -50,14 +73,14 @@ export interface Clustering {
   clusters: number[][];
   confidence: number[];
   /** Per record, the strongest accepted link that holds it in its cluster. */
-  matches: RecordMatch[];
+  matchOf(record: number): RecordMatch;
 }
 
 /**
  * Clusters `n` records.
  * @param sources source of each record
  * @param sameItem groups of record indexes that are certainly one item (merged unconditionally)
- * @param edges scored cross-source candidate pairs
+ * @param pairs scored cross-source candidate pairs
  * @param threshold minimum probability to accept an edge
  * @param mutualThreshold lower bar for an edge that is the best of both of its ends toward
  *   the other's source: mutual best matches are rarely wrong even on weak evidence
@@ -69,20 +92,22 @@ export interface Clustering {
 export function clusterRecords(
   sources: readonly string[],
   sameItem: readonly number[][],
-  edges: readonly Edge[],
+  pairs: ScoredPairs,
   threshold: number,
   mutualThreshold = threshold,
   sameItemMethods: readonly MatchMethod[] = [],
   carried: CarriedClusters | null = null,
 ): Clustering {
   const n = sources.length;
-  const matches: RecordMatch[] = Array.from({ length: n }, () => ({
-    method: 'single_listing',
-    confidence: 1,
-  }));
+  const { ends, probability, conflict, method } = pairs;
+  // each record's match as a method (an index into METHODS, 0 = single listing) and a confidence
+  const matchMethod = new Uint8Array(n);
+  const matchConfidence = new Float64Array(n).fill(1);
   const noteMatch = (x: number, method: MatchMethod, p: number) => {
-    const current = matches[x]!;
-    if (current.method === 'single_listing' || p > current.confidence) matches[x] = { method, confidence: p };
+    if (matchMethod[x] === 0 || p > matchConfidence[x]!) {
+      matchMethod[x] = METHODS.indexOf(method);
+      matchConfidence[x] = p;
+    }
   };
   const sets = new DisjointSets(n);
   const members = new Map<number, number[]>();
@@ -121,7 +146,12 @@ export function clusterRecords(
   });
 
   const conflicts = new Set<number>();
-  for (const e of edges) if (e.conflict) conflicts.add(Math.min(e.i, e.j) * n + Math.max(e.i, e.j));
+  for (let p = 0; p < probability.length; p++)
+    if (conflict[p] === 1) {
+      const i = ends[2 * p]!;
+      const j = ends[2 * p + 1]!;
+      conflicts.add(Math.min(i, j) * n + Math.max(i, j));
+    }
   const hasConflict = (xs: number[], ys: number[]) => {
     if (conflicts.size === 0) return false;
     for (const x of xs)
@@ -146,13 +176,15 @@ export function clusterRecords(
     }
     return !hasConflict(membersOf(ra), membersOf(rb));
   };
-  const tryMerge = (e: Edge): boolean => {
-    const ra = sets.find(e.i);
-    const rb = sets.find(e.j);
+  const tryMerge = (p: number): boolean => {
+    const i = ends[2 * p]!;
+    const j = ends[2 * p + 1]!;
+    const ra = sets.find(i);
+    const rb = sets.find(j);
     if (!canMerge(ra, rb)) return false;
-    union(ra, rb, e.probability);
-    noteMatch(e.i, e.method ?? 'title_similarity', e.probability);
-    noteMatch(e.j, e.method ?? 'title_similarity', e.probability);
+    union(ra, rb, probability[p]!);
+    noteMatch(i, method[p]!, probability[p]!);
+    noteMatch(j, method[p]!, probability[p]!);
     return true;
   };
 
@@ -175,35 +207,43 @@ export function clusterRecords(
   for (const s of sources) if (!sourceIndex.has(s)) sourceIndex.set(s, sourceIndex.size);
   const sourceCount = Math.max(sourceIndex.size, 1);
 
-  /** Edges that are the best remaining option of both of their ends toward each other's source. */
-  const mutualBest = (pool: readonly Edge[]): Edge[] => {
-    const best = new Map<number, number>();
-    const key = (i: number, otherSource: string) => i * sourceCount + sourceIndex.get(otherSource)!;
-    const offer = (k: number, p: number) => {
-      if (p > (best.get(k) ?? -1)) best.set(k, p);
-    };
-    for (const e of pool) {
-      offer(key(e.i, sources[e.j]!), e.probability);
-      offer(key(e.j, sources[e.i]!), e.probability);
+  const sourceOf = Int32Array.from(sources, (s) => sourceIndex.get(s)!);
+  // per record and other source, the best pair of the pool at hand (-1: none); reused by each
+  // round, and cleared where the round wrote
+  const bestPair = new Int32Array(n * sourceCount).fill(-1);
+  /** Pairs that are the best remaining option of both of their ends toward each other's source. */
+  const mutualBest = (pool: readonly number[]): number[] => {
+    const slotOf = (p: number, end: 0 | 1) =>
+      ends[2 * p + end]! * sourceCount + sourceOf[ends[2 * p + 1 - end]!]!;
+    for (const p of pool)
+      for (const slot of [slotOf(p, 0), slotOf(p, 1)]) {
+        const best = bestPair[slot]!;
+        if (best === -1 || probability[p]! > probability[best]!) bestPair[slot] = p;
+      }
+    const isBest = (p: number, end: 0 | 1) => probability[bestPair[slotOf(p, end)]!] === probability[p];
+    const chosen = pool.filter((p) => isBest(p, 0) && isBest(p, 1));
+    for (const p of pool) {
+      bestPair[slotOf(p, 0)] = -1;
+      bestPair[slotOf(p, 1)] = -1;
     }
-    return pool.filter(
-      (e) =>
-        best.get(key(e.i, sources[e.j]!)) === e.probability &&
-        best.get(key(e.j, sources[e.i]!)) === e.probability,
-    );
+    return chosen;
   };
 
-  const usable = edges.filter((e) => !e.conflict && e.probability >= mutualThreshold);
-  usable.sort((a, b) => b.probability - a.probability);
-  const firstRound = new Set(mutualBest(usable));
-  for (const e of usable) if (e.probability >= threshold || firstRound.has(e)) tryMerge(e);
+  const usable: number[] = [];
+  for (let p = 0; p < probability.length; p++)
+    if (conflict[p] !== 1 && probability[p]! >= mutualThreshold) usable.push(p);
+  // stable: pairs of one probability keep their order
+  usable.sort((a, b) => probability[b]! - probability[a]!);
+  const firstRound = new Uint8Array(probability.length);
+  for (const p of mutualBest(usable)) firstRound[p] = 1;
+  for (const p of usable) if (probability[p]! >= threshold || firstRound[p] === 1) tryMerge(p);
 
   // A listing whose best partner went to someone else may still have a mutual best among
   // what is left; a few rounds settle almost all of them.
   for (let round = 0; round < 3; round++) {
-    const open = usable.filter((e) => canMerge(sets.find(e.i), sets.find(e.j)));
+    const open = usable.filter((p) => canMerge(sets.find(ends[2 * p]!), sets.find(ends[2 * p + 1]!)));
     let merged = 0;
-    for (const e of mutualBest(open)) if (tryMerge(e)) merged++;
+    for (const p of mutualBest(open)) if (tryMerge(p)) merged++;
     if (merged === 0) break;
   }
 
@@ -215,5 +255,9 @@ export function clusterRecords(
     else byRoot.set(root, [i]);
   }
   const clusters = [...byRoot.values()];
-  return { clusters, confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1), matches };
+  return {
+    clusters,
+    confidence: clusters.map((c) => confidence.get(sets.find(c[0]!)) ?? 1),
+    matchOf: (x) => ({ method: METHODS[matchMethod[x]!]!, confidence: matchConfidence[x]! }),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compete, learnMatches } from './learn.js';
+import { compete, learnMatches, needsLearnedSupport } from './learn.js';
 import { FEATURES } from './score.js';
 
 const F = FEATURES.length;
@@ -79,5 +79,29 @@ describe('compete', () => {
     expect(q[0]).toBeCloseTo(4 / 9);
     expect(q[1]).toBeCloseTo(4 / 9);
     expect(q[2]).toBeCloseTo(0.8);
+  });
+});
+
+describe('needsLearnedSupport', () => {
+  const defaults = { titleOnlyVeto: false, statedBrandVetoCodes: true };
+  it('vets title-only second choices and pairs of two stated brands', () => {
+    expect(needsLearnedSupport('title_similarity', false, false, defaults)).toBe(false);
+    expect(needsLearnedSupport('title_similarity', true, false, defaults)).toBe(true);
+    expect(needsLearnedSupport('title_similarity', false, true, defaults)).toBe(true);
+    expect(needsLearnedSupport('title_similarity', false, false, { ...defaults, titleOnlyVeto: true })).toBe(
+      true,
+    );
+  });
+  it('vets a model-number pair only when its feeds state two brands, and only with the switch on', () => {
+    expect(needsLearnedSupport('model_number', true, false, defaults)).toBe(false);
+    expect(needsLearnedSupport('model_number', false, true, defaults)).toBe(true);
+    expect(
+      needsLearnedSupport('model_number', false, true, { ...defaults, statedBrandVetoCodes: false }),
+    ).toBe(false);
+  });
+  it('never vets a shared GTIN', () => {
+    expect(needsLearnedSupport('gtin', true, true, { titleOnlyVeto: true, statedBrandVetoCodes: true })).toBe(
+      false,
+    );
   });
 });

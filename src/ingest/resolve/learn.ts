@@ -228,3 +228,21 @@ export function learnMatches(
   );
   return { posterior, independent, model: { matchShare: share, weights, iterations } };
 }
+
+/**
+ * Whether a candidate pair keeps its fixed score only if the learned matcher accepts it too
+ * (step 5 in docs/ingest.md): a title-only pair with `titleOnlyVeto`, a title-only second
+ * choice (not the first choice of both its listings), and a pair whose feeds state two
+ * different brands (`brandClash`, from `statedBrandVeto`) when it rests on its title — or,
+ * with `statedBrandVetoCodes`, on a model number: two makers sharing a code beside their own
+ * are look-alikes more often than one product. A shared GTIN is never vetted.
+ */
+export function needsLearnedSupport(
+  method: 'gtin' | 'model_number' | 'title_similarity',
+  secondChoice: boolean,
+  brandClash: boolean,
+  rules: { titleOnlyVeto: boolean; statedBrandVetoCodes: boolean },
+): boolean {
+  if (method === 'title_similarity') return rules.titleOnlyVeto || secondChoice || brandClash;
+  return method === 'model_number' && brandClash && rules.statedBrandVetoCodes;
+}

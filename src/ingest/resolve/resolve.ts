@@ -8,7 +8,7 @@ import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
-import { learnMatches } from './learn.js';
+import { learnMatches, needsLearnedSupport } from './learn.js';
 import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
@@ -24,6 +24,8 @@ export const DEFAULTS: Required<ResolveOptions> = {
   titleOnlyVeto: false,
   secondChoiceVeto: true,
   statedBrandVeto: true,
+  ownCodeDecides: true,
+  statedBrandVetoCodes: true,
 };
 
 /**
@@ -173,7 +175,7 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
   const initial = new Float64Array(pairCount);
-  const { conflict, method } = scorePairs(corpus, ends, levels, initial);
+  const { conflict, method } = scorePairs(corpus, ends, levels, initial, opts);
   const probability = initial.slice();
   let learned: LearnedModel | null = null;
   if (opts.learn) {
@@ -207,12 +209,13 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
       const fitted = result.posterior[p]!;
       // With `titleOnlyVeto`, a pair resting on title words alone needs both scores; with
       // `secondChoiceVeto`, so does one that is not the first choice of both its listings, and
-      // with `statedBrandVeto` one whose feeds name two different brands.
+      // with `statedBrandVeto` one whose feeds name two different brands (with
+      // `statedBrandVetoCodes` also when the two share a model number).
       const secondChoice =
         best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
       const brandClash =
         opts.statedBrandVeto && levels[p * FEATURES.length + BRAND_FEATURE] === STATED_BRANDS_DISAGREE;
-      const veto = (opts.titleOnlyVeto || secondChoice || brandClash) && method[p] === 'title_similarity';
+      const veto = needsLearnedSupport(method[p]!, secondChoice, brandClash, opts);
       probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }
@@ -229,18 +232,12 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
   const opts = { ...DEFAULTS, ...options };
   const scored = scoreAll(records, opts);
   const { corpus, learned } = scored;
-  // clustering only ever looks at a pair that is a conflict or clears the lower (mutual best)
-  // bar: most candidate pairs are neither, and need no edge object
-  const edges = edgesOf(
-    scored,
-    (p) => scored.conflict[p] === 1 || scored.probability[p]! >= opts.mutualBestThreshold,
-  );
   const sameItem = sameItemGroups(corpus);
   const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
-  const { clusters, confidence, matches } = clusterRecords(
+  const { clusters, confidence, matchOf } = clusterRecords(
     corpus.features.map((f) => f.source),
     sameItem.groups,
-    edges,
+    { ends: scored.ends, probability: scored.probability, conflict: scored.conflict, method: scored.method },
     opts.threshold,
     opts.mutualBestThreshold,
     sameItem.methods,
@@ -277,7 +274,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
       brand: display,
       confidence: Math.round(conf * 1000) / 1000,
       matches: members.map((m) => {
-        const x = members.length > 1 ? matches[m]! : { method: 'single_listing' as const, confidence: 1 };
+        const x = members.length > 1 ? matchOf(m) : { method: 'single_listing' as const, confidence: 1 };
         return { method: x.method, confidence: Math.round(x.confidence * 1000) / 1000 };
       }),
       ...(previousIds ? { previousId: previousIds[k] ?? null } : {}),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildCorpus } from './features.js';
-import { FEATURES, scorePair } from './score.js';
+import { DEFAULT_RULES, FEATURES, scorePair } from './score.js';
 import type { ResolveRecord } from './types.js';
 
-function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>) {
+function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>, rules = DEFAULT_RULES) {
   const records: ResolveRecord[] = [
     { key: 'a', source: 'a', title: '', ...a },
     { key: 'b', source: 'b', title: '', ...b },
@@ -15,7 +15,7 @@ function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>) {
       'Sony Camera DSCW120',
     ].map((title, i): ResolveRecord => ({ key: `x${i}`, source: 'x', title })),
   ];
-  return scorePair(records, buildCorpus(records), 0, 1);
+  return scorePair(records, buildCorpus(records), 0, 1, rules);
 }
 
 describe('scorePair', () => {
@@ -94,10 +94,48 @@ describe('scorePair', () => {
     const near = score({ title, price: 100 }, { title: `${title} Black`, price: 110 });
     const apart = score({ title, price: 100 }, { title: `${title} Black`, price: 400 });
     expect(apart.probability).toBeLessThan(near.probability);
-    expect(apart.evidence.price).toBeLessThanOrEqual(-1.5);
+    // at most the weakest weight EM learns for prices > 3× apart on the benchmarks (−3.4)
+    expect(apart.evidence.price).toBeLessThanOrEqual(-3);
+    // 1.8–3× apart: about the weakest learned weight too (−1.1)
+    const gap = score({ title, price: 100 }, { title: `${title} Black`, price: 200 });
+    expect(gap.evidence.price).toBe(-1);
+    expect(gap.probability).toBeGreaterThan(apart.probability);
     const card = score({ title: 'Acme 16GB microSD Card' }, { title: 'Acme 32GB microSD Card' });
     expect(card.evidence.measure).toBeLessThan(0);
     expect(card.levels[FEATURES.findIndex((f) => f.name === 'measure')]).toBe(2);
     expect(card.conflict).toBe(false);
+  });
+
+  it("lets two makers' own conflicting codes outweigh a spec code both titles carry", () => {
+    // the demo's wrong merges before ownCodeDecides: a shared `PAR38` made two makers' bulbs one model
+    const bulbs = [
+      {
+        title: 'Sylvania 75W PAR38 Smart Light Bulb SYSM86X6756 - 6-Pack',
+        mpn: 'SYSM86X6756',
+        brand: 'Sylvania',
+      },
+      { title: 'Wyze 75W PAR38 Smart Light Bulb WYSM26Q2786 - 6-Pack', brand: 'Wyze' },
+    ] as const;
+    const decided = score(bulbs[0], bulbs[1]);
+    expect(decided.conflict).toBe(true);
+    expect(decided.model).toBe(-1);
+    const before = score(bulbs[0], bulbs[1], { ownCodeDecides: false });
+    expect(before.model).toBe(1);
+    expect(before.conflict).toBe(false);
+    // a series code beside the own codes of two variants (`HX7565/51`, `HX7565/50`)
+    const brushes = score(
+      { title: 'Philips Sonicare DiamondClean Toothbrush HX7565/51 - Black', mpn: 'HX7565/51' },
+      { title: 'Philips Sonicare DiamondClean Toothbrush HX7565/50 - Green', mpn: 'HX7565/50' },
+    );
+    expect(brushes.conflict).toBe(true);
+  });
+
+  it('still matches two listings sharing their own code beside other codes', () => {
+    const same = score(
+      { title: 'Sylvania 75W PAR38 Smart Light Bulb SYSM86X6756', mpn: 'SYSM86X6756' },
+      { title: 'Sylvania PAR38 Smart Bulb 75 W - SYSM86X6756 6-Pack' },
+    );
+    expect(same.model).toBe(1);
+    expect(same.conflict).toBe(false);
   });
 });

@@ -91,13 +91,15 @@ const MEASURE_CLASH = -2;
 
 /**
  * Log-odds of prices more than 3× apart, and 1.8–3× apart. The weights EM learns for these
- * levels are -3.4 / -1.1 on Abt-Buy, -4.3 / -1.3 on Amazon-Google and -8.6 / -8.9 on the
- * demo; the fixed score takes about half the weakest of them (it was -0.75 / -0.3). On
- * Amazon-Google precision rises 0.734 → 0.741 at equal recall; Abt-Buy and the demo keep
- * their figures. Prices stay soft evidence: feeds list bundles, sale prices and typos.
+ * levels are -3.4 / -1.1 on Abt-Buy, -4.5 / -1.3 on Amazon-Google and -8.6 / -8.9 on the
+ * demo; the fixed score takes about the weakest of them, so it is never more lenient than
+ * what any set in view learns (wave 7; it was half of that, -1.5 / -0.5). Precision rises on
+ * Amazon-Google and its orphaned copies, Abt-Buy loses two right pairs (a bundle, a price typo)
+ * and one wrong one (docs/ingest.md). Prices stay soft evidence, never a hard conflict: feeds
+ * list bundles, sale prices and typos.
  */
-const PRICE_APART = -1.5;
-const PRICE_GAP = -0.5;
+const PRICE_APART = -3;
+const PRICE_GAP = -1;
 
 /**
  * Log-odds of an accessory beside the product it serves (accessory.ts): as strong as model
@@ -150,8 +152,20 @@ const SAME: ModelEvidence = { z: 4, model: 1, variantConflict: false, level: MOD
 const IN_TEXT: ModelEvidence = { z: 2.5, model: 1, variantConflict: false, level: MODEL.inText };
 const COMPATIBLE: ModelEvidence = { z: 1.5, model: 1, variantConflict: false, level: MODEL.compatible };
 
+/** Which optional scoring rules are on (`ResolveOptions` of the same names). */
+export interface ScoreRules {
+  /**
+   * When both listings name their own (primary) model number and the two conflict, a code
+   * they share beside them — a series, a standard or a spec written like a code (`PAR38`,
+   * `10GBE`, the `HX7565` of `HX7565/51` / `HX7565/50`) — does not make them one model.
+   */
+  ownCodeDecides: boolean;
+}
+
+export const DEFAULT_RULES: ScoreRules = { ownCodeDecides: true };
+
 /** Model-number evidence of a pair, from the rare codes each record carries (features.ts). */
-function modelEvidence(a: RecordFeatures, b: RecordFeatures): ModelEvidence {
+function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules): ModelEvidence {
   const aTitle = a.rareTitleCodes;
   const bTitle = b.rareTitleCodes;
 
@@ -168,14 +182,17 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures): ModelEvidence {
   }
 
   let best: ModelRelation = 'unrelated';
+  // whether a code the two share is one of the listings' own (primary) model numbers
+  let sameOwn = false;
   for (let x = 0; x < aTitle.length; x++) {
     for (let y = 0; y < bTitle.length; y++) {
       const r = relateSplit(aTitle[x]!, a.rareTitleParts[x]!, bTitle[y]!, b.rareTitleParts[y]!);
       if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
+      if (r === 'same' && (aTitle[x] === a.primaryModel || bTitle[y] === b.primaryModel)) sameOwn = true;
     }
   }
   if (primary === 'variant') return best === 'same' ? SAME : VARIANT;
-  if (primary === 'conflict' && best !== 'same') return CONFLICT;
+  if (primary === 'conflict' && (best !== 'same' || (rules.ownCodeDecides && !sameOwn))) return CONFLICT;
   if (best === 'same') return SAME;
 
   if (sharesAny(aTitle, b.rareDescCodes) || sharesAny(bTitle, a.rareDescCodes)) return IN_TEXT;
@@ -223,6 +240,7 @@ function scoreInto(
   levels: Uint8Array,
   at: number,
   evidence: Record<string, number> | null,
+  rules: ScoreRules,
 ): PairCore {
   const a = corpus.features[i]!;
   const b = corpus.features[j]!;
@@ -236,7 +254,7 @@ function scoreInto(
   };
 
   levels[at] = titleLevel(titleSimilarity);
-  const m = modelEvidence(a, b);
+  const m = modelEvidence(a, b, rules);
   add('model', m.z);
   levels[at + 1] = m.level;
 
@@ -338,10 +356,11 @@ export function scorePair(
   corpus: Corpus,
   i: number,
   j: number,
+  rules: ScoreRules = DEFAULT_RULES,
 ): PairScore {
   const levels = new Uint8Array(FEATURES.length);
   const evidence: Record<string, number> = {};
-  const s = scoreInto(corpus, i, j, levels, 0, evidence);
+  const s = scoreInto(corpus, i, j, levels, 0, evidence, rules);
   return {
     probability: sigmoid(s.z),
     titleSimilarity: s.titleSimilarity,
@@ -364,12 +383,13 @@ export function scorePairs(
   pairs: Int32Array,
   levels: Uint8Array,
   probability: Float64Array,
+  rules: ScoreRules = DEFAULT_RULES,
 ): { conflict: Uint8Array; method: PairScore['method'][] } {
   const n = probability.length;
   const conflict = new Uint8Array(n);
   const method: PairScore['method'][] = new Array(n);
   for (let p = 0; p < n; p++) {
-    const s = scoreInto(corpus, pairs[2 * p]!, pairs[2 * p + 1]!, levels, p * FEATURES.length, null);
+    const s = scoreInto(corpus, pairs[2 * p]!, pairs[2 * p + 1]!, levels, p * FEATURES.length, null, rules);
     probability[p] = sigmoid(s.z);
     conflict[p] = s.conflict ? 1 : 0;
     method[p] = s.method;

@@ -128,4 +128,16 @@ export interface ResolveOptions {
    * makers (docs/ingest.md). Default true.
    */
   statedBrandVeto?: boolean;
+  /**
+   * When both listings' own model numbers conflict, a code they share beside them (a series,
+   * a standard, a spec written like a code) does not make them one model: the pair is a
+   * conflict (score.ts, `ScoreRules`). Default true.
+   */
+  ownCodeDecides?: boolean;
+  /**
+   * `statedBrandVeto` for pairs matched on a model number too: two makers' listings sharing a
+   * code (a spec or standard written like one) keep their fixed score only if the learned
+   * posterior accepts them (docs/ingest.md, wave 7). Needs `statedBrandVeto`. Default true.
+   */
+  statedBrandVetoCodes?: boolean;
 }
