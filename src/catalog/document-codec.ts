@@ -168,7 +168,8 @@ export class DocumentInflater {
       this.#engines[n] = engine;
     }
     const handle = engine._handle;
-    if (!handle || engine.destroyed) {
+    // internals of node:zlib: a Node that lacks them takes the public path
+    if (!handle || engine.destroyed || typeof handle.writeSync !== 'function' || !engine._writeState) {
       this.#engines[n] = undefined;
       return null;
     }
