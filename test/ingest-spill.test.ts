@@ -77,6 +77,23 @@ describe('an ingest that spills its listings to disk', () => {
     expect(scratchFiles(dirs.disk)).toEqual([]);
   }, 120_000);
 
+  it('publishes the same snapshot when a worker thread computes part of the resolver facts', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-21T06:00:00Z'));
+      const run = (dataDir: string, factsWorkerAt?: number) =>
+        runIngest({ dataDir, feeds: demo.feeds, content: demo.content, day: '2026-11-21', factsWorkerAt });
+      const here = join(demo.root, 'facts-here');
+      const worker = join(demo.root, 'facts-worker');
+      await run(here, Number.MAX_SAFE_INTEGER);
+      const report = await run(worker, 0);
+      expect(report.published).toBe(true);
+      expect(tableHashes(worker)).toEqual(tableHashes(here));
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 120_000);
+
   it('gives the same next-day catalog over a previous one, with feeds carried and dropped', async () => {
     // two retailers' feeds missing: their listings are carried over from the previous catalog
     const { dirs, disk } = await ingestBoth(demo.feeds.slice(2), '2026-11-21', () => demo.clone());

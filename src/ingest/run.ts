@@ -41,6 +41,7 @@ import {
   writeRetailers,
   writeRunRecord,
 } from './build/write-snapshot.js';
+import { type FactsWorker, startFacts } from './facts.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
 import { DEFAULT_MAX_DROP, feedHoldReason, visibleShrinkReason } from './guards.js';
 import { type HistoryReport, type HistoryStaging, importHistory, stageHistoryFile } from './history.js';
@@ -76,6 +77,12 @@ export interface IngestOptions {
    * many as half of this process's heap holds)
    */
   spillAt?: number;
+  /**
+   * listings from which a run that keeps them in memory, with the default resolver, computes
+   * the resolver's per-record facts of part of them on a worker thread (default
+   * {@link FACTS_WORKER_AT}); the result is the same either way
+   */
+  factsWorkerAt?: number;
   /** progress callback: phase name and counts */
   onProgress?: (event: { phase: string; done?: number; total?: number }) => void;
 }
@@ -149,6 +156,19 @@ const HEAP_SHARE = 0.5;
 function spillThreshold(heapLimit: number = getHeapStatistics().heap_size_limit): number {
   return Math.floor((heapLimit * HEAP_SHARE) / LISTING_HEAP_BYTES);
 }
+/**
+ * Listings from which a run computes the resolver's per-record facts of its last listings on a
+ * worker thread (facts.ts) while this one classifies and builds the records: below it, starting
+ * the thread (≈ 0.3 s from the TypeScript sources) costs about what it saves.
+ */
+const FACTS_WORKER_AT = 5_000;
+/**
+ * Share of the listings whose facts the worker is given: this thread has classification and
+ * the records to do first (≈ 0.45 of what computing every listing's facts costs), so the two
+ * finish together near 0.6 (whatever the worker has not started when the resolver asks is
+ * computed here).
+ */
+const FACTS_WORKER_SHARE = 0.6;
 /** How long a listing its feed dropped keeps its product in the catalog, as legacy. */
 const LEGACY_DAYS = 365;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -198,6 +218,13 @@ export function validateIngestOptions(options: IngestOptions): void {
     fail(`maxDrop must be a share between 0 and 1, got ${JSON.stringify(options.maxDrop)}`);
   if (options.spillAt !== undefined && !(Number.isSafeInteger(options.spillAt) && options.spillAt >= 0))
     fail(`spillAt must be a whole number of listings, 0 or more, got ${JSON.stringify(options.spillAt)}`);
+  if (
+    options.factsWorkerAt !== undefined &&
+    !(Number.isSafeInteger(options.factsWorkerAt) && options.factsWorkerAt >= 0)
+  )
+    fail(
+      `factsWorkerAt must be a whole number of listings, 0 or more, got ${JSON.stringify(options.factsWorkerAt)}`,
+    );
   const remove = options.remove ?? [];
   if (!Array.isArray(remove)) fail('remove must be a list of retailer slugs');
   for (const r of remove) {
@@ -379,6 +406,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       now,
       day,
       resolver: options.resolver,
+      factsWorkerAt: options.factsWorkerAt ?? FACTS_WORKER_AT,
       scratchPath: spill ? path.replace(/\.db$/, '.scratch.db') : null,
       progress,
     });
@@ -468,10 +496,43 @@ async function writeListings(
     now: string;
     day: string;
     resolver: Resolver | undefined;
+    /** listings from which the resolver's facts are computed on a worker thread too */
+    factsWorkerAt: number;
     /** where the listings and products wait between phases (deleted before this returns); null: in memory */
     scratchPath: string | null;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
+): Promise<{ products: number; previousPath: string | null }> {
+  // the default resolver's per-record facts of the last listings are computed on a worker thread
+  // meanwhile; not in a spilling run, whose listings must not all be copied to another heap
+  const from = Math.floor(listings.length * (1 - FACTS_WORKER_SHARE));
+  const facts =
+    !options.resolver && !options.scratchPath && listings.length >= options.factsWorkerAt
+      ? startFacts(
+          listings.slice(from).map((l) => ({
+            title: l.title,
+            description: l.description,
+            mpn: l.mpn,
+            color: l.color,
+            size: l.size,
+            specs: l.rawSpecs,
+          })),
+          from,
+        )
+      : null;
+  try {
+    return await writeResolved(db, listings, facts, options);
+  } finally {
+    facts?.close();
+  }
+}
+
+/** {@link writeListings} once the facts worker, if any, has started. */
+async function writeResolved(
+  db: Db,
+  listings: Listing[],
+  facts: FactsWorker | null,
+  options: Parameters<typeof writeListings>[2],
 ): Promise<{ products: number; previousPath: string | null }> {
   let written = 0;
   let restoreIndexes = () => {};
@@ -492,7 +553,7 @@ async function writeListings(
       reference,
       previous,
       now,
-      resolver: options.resolver,
+      resolver: options.resolver ?? ((rs) => resolveListings(rs, {}, facts ?? undefined)),
       progress,
     });
     // what classification, resolution and assembly built on the way is garbage now
@@ -540,7 +601,7 @@ function resolveProducts(
     reference: Reference;
     previous: PreviousCatalog;
     now: string;
-    resolver: Resolver | undefined;
+    resolver: Resolver;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): { products: StoredProducts; groups: VariantGroup[] } {
@@ -588,7 +649,7 @@ function resolveProducts(
     return new PackedRecord(record, slot, packed);
   });
   listings.length = 0;
-  const resolved = (options.resolver ?? ((rs) => resolveListings(rs)))(records);
+  const resolved = options.resolver(records);
   records = null;
   packed = null;
 

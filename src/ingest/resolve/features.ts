@@ -171,8 +171,93 @@ export const GENERIC_CODE_DF = 12;
 /** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
 const NGRAM_WEIGHT = 0.4;
 
-/** Computes {@link RecordFeatures} for every record plus the batch's term statistics. */
-export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
+/**
+ * What one record's own fields say, read without the batch's statistics: the slow half of
+ * building a record's features (the model-number patterns over a description above all). A
+ * large run computes it for part of its records on another thread (ingest/facts-worker.ts)
+ * while this one classifies, builds the records and reads the rest: see {@link FactSource}.
+ * Plain data, so it crosses threads by structured clone. Codes are not yet filtered by the
+ * batch's vocabulary (`isNameWithVersion`).
+ */
+export interface RecordFacts {
+  /** `extractModelNumbers` of the title. */
+  titleCodes: string[];
+  /** The MPN as a model number, '' when none. */
+  mpn: string;
+  /** `extractModelNumbers` of the description. */
+  descCodes: string[];
+  serves: Serves | null;
+  edition: Edition;
+  measures: Measures;
+  colors: ReadonlySet<string>;
+  colorValue: string;
+  sizeValue: string;
+  /** The stated specs as name, comparable value, name, value…; null when none are stated. */
+  specPairs: string[] | null;
+}
+
+/** The fields of a record {@link recordFacts} reads. */
+export type FactInput = Pick<ResolveRecord, 'title' | 'description' | 'mpn' | 'color' | 'size' | 'specs'>;
+
+type CodeFacts = Pick<RecordFacts, 'titleCodes' | 'mpn' | 'descCodes' | 'serves'>;
+type TitleFacts = Omit<RecordFacts, keyof CodeFacts>;
+
+/** The model numbers a record names, and the title's "for …" clause. */
+function codeFacts(r: FactInput): CodeFacts {
+  // read once: a record may fetch its description from outside the heap (ingest/run.ts)
+  const description = r.description;
+  return {
+    titleCodes: extractModelNumbers(r.title),
+    mpn: r.mpn ? normalizeModelNumber(r.mpn) : '',
+    descCodes: description ? extractModelNumbers(description) : NO_STRINGS,
+    serves: servesClause(r.title),
+  };
+}
+
+/** Edition, quantities, colors and the stated values of a record; `words`: its title's tokens. */
+function titleFacts(r: FactInput, words: () => readonly string[]): TitleFacts {
+  let specPairs: string[] | null = null;
+  const specs = r.specs;
+  if (specs) {
+    const names = Object.keys(specs);
+    // sized once: an array grown by push keeps spare room
+    const pairs = new Array<string>(names.length * 2);
+    names.forEach((name, k) => {
+      pairs[2 * k] = name;
+      pairs[2 * k + 1] = comparable(specs[name]);
+    });
+    specPairs = pairs;
+  }
+  return {
+    edition: extractEdition(r.title),
+    measures: extractMeasures(r.title),
+    colors: r.color ? colorFamilies(r.color) : colorFamiliesOf(words()),
+    colorValue: comparable(r.color),
+    sizeValue: comparable(r.size),
+    specPairs,
+  };
+}
+
+/** {@link RecordFacts} of one record. */
+export function recordFacts(r: FactInput): RecordFacts {
+  return { ...codeFacts(r), ...titleFacts(r, () => tokenize(r.title)) };
+}
+
+/**
+ * The facts of the last records of a batch, from `from` on, computed elsewhere (another
+ * thread). `take` is called once, when {@link buildCorpus} reaches record `from` having read
+ * the ones before it itself, and waits for them if need be: fact `k` is record `from + k`'s.
+ */
+export interface FactSource {
+  from: number;
+  take(): readonly RecordFacts[];
+}
+
+/**
+ * Computes {@link RecordFeatures} for every record plus the batch's term statistics; `facts`
+ * gives the {@link RecordFacts} of the last records, computed elsewhere (the same values).
+ */
+export function buildCorpus(records: readonly ResolveRecord[], facts?: FactSource): Corpus {
   const lexicon = new BrandLexicon();
   for (const r of records) lexicon.add(normalizeBrand(r.brand));
 
@@ -229,20 +314,22 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   // each distinct code is one string, however many records name it
   const codeStrings = new Interner<string>();
   const codeString = (c: string): string => codeStrings.of(c, c);
+  // the facts given for the last records, taken when the first of them is reached
+  let given: readonly RecordFacts[] | null = null;
+  const factsOf = (index: number): RecordFacts | null => {
+    if (!facts || index < facts.from) return null;
+    given ??= facts.take();
+    return given[index - facts.from]!;
+  };
   const raw = records.map((r, index) => {
     const tokens = titleTokens[index]!;
-    const titleCodes = extractModelNumbers(r.title)
-      .filter((c) => !isNameWithVersion(c))
-      .map(codeString);
-    const mpn = r.mpn ? codeString(normalizeModelNumber(r.mpn)) : '';
+    const codes = factsOf(index) ?? codeFacts(r);
+    const titleCodes = codes.titleCodes.filter((c) => !isNameWithVersion(c)).map(codeString);
+    const mpn = codes.mpn ? codeString(codes.mpn) : '';
     if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
-    // read once: a record may fetch its description from outside the heap (ingest/run.ts)
-    const description = r.description;
-    const descCodes = description
-      ? extractModelNumbers(description)
-          .filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
-          .map(codeString)
-      : [];
+    const descCodes = codes.descCodes
+      .filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
+      .map(codeString);
     for (const c of new Set([...titleCodes, ...descCodes])) codeDf.set(c, (codeDf.get(c) ?? 0) + 1);
     const terms: number[] = tokens.map(intern);
     const keys = new Set<number>(terms);
@@ -253,7 +340,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       terms.push(intern(`#${code}`));
       for (const id of gramIds(code)) terms.push(id);
     }
-    const serves = servesClause(r.title);
+    const { serves } = codes;
     const ownCodes = serves ? titleCodes.filter((c) => c === mpn || !serves.codes.includes(c)) : titleCodes;
     return {
       r,
@@ -331,26 +418,15 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
     const rare = (c: string) => (codeDf.get(c) ?? 0) < GENERIC_CODE_DF;
     const allRare = x.ownCodes.every(rare);
     const rareTitleCodes = shared(allRare ? x.ownCodes : x.ownCodes.filter(rare));
-    let specValues: SpecValues | null = null;
-    const specs = r.specs;
-    if (specs) {
-      const names = Object.keys(specs);
-      // sized once: an array grown by push keeps spare room
-      const pairs = new Array<string>(names.length * 2);
-      names.forEach((name, k) => {
-        const v = comparable(specs[name]);
-        pairs[2 * k] = name;
-        pairs[2 * k + 1] = specText.of(v, v);
-      });
-      specValues = new SpecValues(pairs);
-    }
-    const edition = extractEdition(r.title);
+    // A title's colors come from its own words (tokenized above), not from joined pairs.
+    const title = factsOf(index) ?? titleFacts(r, () => x.tokens.slice(0, wordsWritten[index]!));
+    const pairs = title.specPairs;
+    // names and values alike: few distinct ones, and given facts are copies
+    if (pairs) for (let k = 0; k < pairs.length; k++) pairs[k] = specText.of(pairs[k]!, pairs[k]!);
+    const specValues = pairs ? new SpecValues(pairs) : null;
+    const { edition, colors } = title;
     const vector = vectors.build(x.terms, idf);
     x.terms = NO_TERMS;
-    // A title's colors come from its own words (tokenized above), not from joined pairs.
-    const colors = r.color
-      ? colorFamilies(r.color)
-      : colorFamiliesOf(x.tokens.slice(0, wordsWritten[index]!));
     return {
       index,
       source: r.source,
@@ -372,10 +448,10 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       brandStated: stated !== '',
       brandWords: brandWords.of(brand, brand.split(' ')),
       edition: isEmptyEdition(edition) ? NO_EDITION : edition,
-      measures: sharedMeasures(extractMeasures(r.title)),
+      measures: sharedMeasures(title.measures),
       colors: colorSets.of([...colors].join(','), colors),
-      colorValue: comparable(r.color),
-      sizeValue: comparable(r.size),
+      colorValue: title.colorValue,
+      sizeValue: title.sizeValue,
       specValues,
       productType: r.productType || null,
       vector,

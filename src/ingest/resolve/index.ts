@@ -23,6 +23,7 @@ export {
   splitModel,
 } from './base-model.js';
 export { titleBrandOpenings } from './brand.js';
+export { type FactInput, type FactSource, type RecordFacts, recordFacts } from './features.js';
 export { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
 export { resolveListings } from './resolve.js';
 export { FEATURES } from './score.js';

@@ -7,7 +7,7 @@ import { candidateEnds } from './blocking.js';
 import { normalizeBrand } from './brand.js';
 import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
-import { buildCorpus, type Corpus, GENERIC_CODE_DF } from './features.js';
+import { buildCorpus, type Corpus, type FactSource, GENERIC_CODE_DF } from './features.js';
 import { learnMatches, needsLearnedSupport } from './learn.js';
 import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
@@ -169,8 +169,12 @@ export function scoreCandidates(
 }
 
 /** {@link scoreCandidates} in typed arrays: a million records have millions of pairs. */
-function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): ScoredCandidates {
-  const corpus = buildCorpus(records);
+function scoreAll(
+  records: ResolveRecord[],
+  opts: Required<ResolveOptions>,
+  facts?: FactSource,
+): ScoredCandidates {
+  const corpus = buildCorpus(records, facts);
   const ends = candidateEnds(corpus, opts);
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
@@ -226,11 +230,16 @@ function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): Sco
 /**
  * Resolves retailer listings into products (one per real-world item, at most one listing
  * per retailer unless the listings are the same item) and links variants into groups.
- * Handles 100,000 records in seconds: candidate generation is blocked on rare keys.
+ * Handles 100,000 records in seconds: candidate generation is blocked on rare keys. `facts`:
+ * the per-record facts of the last records, computed on another thread (the same result).
  */
-export function resolveListings(records: ResolveRecord[], options: ResolveOptions = {}): ResolveResult {
+export function resolveListings(
+  records: ResolveRecord[],
+  options: ResolveOptions = {},
+  facts?: FactSource,
+): ResolveResult {
   const opts = { ...DEFAULTS, ...options };
-  const scored = scoreAll(records, opts);
+  const scored = scoreAll(records, opts, facts);
   const { corpus, learned } = scored;
   const sameItem = sameItemGroups(corpus);
   const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;

@@ -1,0 +1,96 @@
+import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
+import { type FactInput, type FactSource, type RecordFacts, recordFacts } from './resolve/index.js';
+import { startWorker } from './worker.js';
+
+/** Records a claim covers: small enough that the two threads finish close together. */
+const CHUNK = 1_024;
+/** `state[NEXT]`: the next chunk to claim; `state[POSTED]`: chunks the worker has posted. */
+const NEXT = 0;
+const POSTED = 1;
+
+/** What the worker posts for one chunk: its facts, or why it could not compute them. */
+type ChunkMessage = { chunk: number; facts: RecordFacts[] } | { chunk: number; error: string };
+
+/** A {@link FactSource} fed by a worker thread; `close` ends the worker (idempotent). */
+export interface FactsWorker extends FactSource {
+  close(): void;
+  /** settles when the worker thread has ended (at once when none could start) */
+  readonly ended: Promise<void>;
+  /** how many records' facts `take` got from the worker (the rest it computed itself) */
+  readonly fromWorker: number;
+}
+
+/**
+ * Starts computing the resolver's per-record facts (resolve/features.ts, `recordFacts`) of the
+ * records from `from` on on a worker thread, while this one goes on with classification, the
+ * resolver records and the first records' features (issue 20: the second core idled through
+ * resolve). The two threads claim chunks of records from one shared counter, so when the
+ * resolver asks (`take`) this thread computes whatever the worker has not started and waits
+ * only for the chunk in hand: a worker that is slow to start, or never does, costs no more than
+ * computing here. The facts are the same values either way (pure functions of the record).
+ */
+export function startFacts(given: FactInput[], from: number): FactsWorker {
+  // let go of when taken: it holds the listings' texts, which must not outlive assembly
+  let inputs = given;
+  const chunks = Math.ceil(inputs.length / CHUNK);
+  const state = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const { port1, port2 } = new MessageChannel();
+  let worker: Worker | null = null;
+  let ended = Promise.resolve();
+  try {
+    const started = startWorker('facts-worker', { inputs: given, chunk: CHUNK, state });
+    started.postMessage({ port: port2 }, [port2]);
+    // an error in the worker leaves its chunks to this thread (take); it must not end the process
+    started.on('error', () => {});
+    ended = new Promise((resolve) => started.once('exit', () => resolve()));
+    started.unref();
+    worker = started;
+  } catch {
+    worker = null;
+  }
+  let fromWorker = 0;
+  const close = () => {
+    inputs = [];
+    port1.close();
+    void worker?.terminate();
+    worker = null;
+  };
+  return {
+    from,
+    close,
+    ended,
+    get fromWorker() {
+      return fromWorker;
+    },
+    take(): readonly RecordFacts[] {
+      const facts = new Array<RecordFacts>(inputs.length);
+      const computeHere = (c: number) => {
+        for (let k = c * CHUNK; k < Math.min(inputs.length, (c + 1) * CHUNK); k++)
+          facts[k] = recordFacts(inputs[k]!);
+      };
+      // what the worker has not claimed yet is computed here
+      let here = 0;
+      for (let c = Atomics.add(state, NEXT, 1); c < chunks; c = Atomics.add(state, NEXT, 1)) {
+        computeHere(c);
+        here++;
+      }
+      // the rest the worker claimed: wait for each (it posts before it counts)
+      for (let received = here; received < chunks; ) {
+        const posted = Atomics.load(state, POSTED);
+        const message = receiveMessageOnPort(port1)?.message as ChunkMessage | undefined;
+        if (!message) {
+          Atomics.wait(state, POSTED, posted, 1_000);
+          continue;
+        }
+        if ('facts' in message) {
+          const at = message.chunk * CHUNK;
+          for (let k = 0; k < message.facts.length; k++) facts[at + k] = message.facts[k]!;
+          fromWorker += message.facts.length;
+        } else computeHere(message.chunk);
+        received++;
+      }
+      close();
+      return facts;
+    },
+  };
+}
