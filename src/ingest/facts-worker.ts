@@ -3,6 +3,7 @@
  * one at a time, and posts each chunk's facts on the port it is sent.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { encodeFacts } from './facts.js';
 import { type FactInput, recordFacts } from './resolve/index.js';
 
 const { inputs, chunk, state } = workerData as { inputs: FactInput[]; chunk: number; state: Int32Array };
@@ -13,7 +14,8 @@ parentPort?.once('message', ({ port }: { port: MessagePort }) => {
     const c = Atomics.add(state, NEXT, 1);
     if (c >= chunks) break;
     try {
-      port.postMessage({ chunk: c, facts: inputs.slice(c * chunk, (c + 1) * chunk).map(recordFacts) });
+      const facts = inputs.slice(c * chunk, (c + 1) * chunk).map((r) => encodeFacts(recordFacts(r)));
+      port.postMessage({ chunk: c, facts: JSON.stringify(facts) });
     } catch (error) {
       // the main thread computes this chunk itself
       port.postMessage({ chunk: c, error: String(error) });

@@ -4,12 +4,12 @@ import { type FactInput, recordFacts, resolveListings } from './resolve/index.js
 import { rec } from './resolve/records.fixture.js';
 
 const RETAILERS = ['north', 'south', 'east'];
-/** Listings with codes in titles, MPNs and descriptions, colors, sizes and specs. */
+/** Listings with codes in titles, MPNs and descriptions, editions, quantities, colors, sizes and specs. */
 const records = Array.from({ length: 2_600 }, (_, i) =>
   rec(
     `r${i}`,
     RETAILERS[i % 3]!,
-    `Acme Widget ${Math.floor(i / 3)} WX-${1000 + Math.floor(i / 3)} 12 oz for KL${i % 40}`,
+    `Acme Widget ${Math.floor(i / 3)} WX-${1000 + Math.floor(i / 3)} 12 oz for KL${i % 40}${i % 6 === 0 ? ' 2024 Pro v2' : ''}`,
     {
       description: i % 5 === 0 ? `Replaces part RP-${i % 200}B. Version 2.1, 2024 edition.` : null,
       mpn: i % 2 === 0 ? `WX${1000 + Math.floor(i / 3)}` : null,
