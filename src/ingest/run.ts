@@ -415,6 +415,9 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     progress({ phase: 'search index' });
+    // the documents phase's garbage goes before the vectors worker's heap comes on top of this
+    // one: the run's peak RSS was here (docs/architecture.md, "Scaling", session 11)
+    collectGarbage();
     // the search vectors are computed on a worker thread while this one builds the keyword
     // index (search/build-index.ts). Started here, not beside the relationships and documents:
     // the worker's ~250 MB came on top of the main thread's there (the 35k demo's peak RSS 1.24
