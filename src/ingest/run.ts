@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
@@ -507,10 +508,14 @@ async function writeListings(
   },
 ): Promise<{ products: number; previousPath: string | null }> {
   // the default resolver's per-record facts of the last listings are computed on a worker thread
-  // meanwhile; not in a spilling run, whose listings must not all be copied to another heap
+  // meanwhile, where there is a second core; not in a spilling run, whose listings must not all
+  // be copied to another heap
   const from = Math.floor(listings.length * (1 - FACTS_WORKER_SHARE));
   const facts =
-    !options.resolver && !options.scratchPath && listings.length >= options.factsWorkerAt
+    !options.resolver &&
+    !options.scratchPath &&
+    listings.length >= options.factsWorkerAt &&
+    availableParallelism() > 1
       ? startFacts(
           listings.slice(from).map((l) => ({
             title: l.title,
