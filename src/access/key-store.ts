@@ -99,8 +99,8 @@ export class KeyStore implements KeyDirectory, KeyAdmin {
   authenticate(key: string): ApiKeyRecord | null {
     const now = this.#now();
     if (now - this.#checkedAt >= KEY_RECHECK_MS || now < this.#checkedAt) {
-      // a WAL read transaction (two lock syscalls): asked once per request it cost a twentieth
-      // of a product read, once per event-loop turn still several µs of a light load's requests
+      // a WAL read transaction (two lock syscalls): asked once per event-loop turn, the check
+      // and the turn's setImmediate were 0.9 µs a request at eight requests a turn (0.4 now)
       this.#checkedAt = now;
       const version = stmt(this.db, 'PRAGMA data_version').pluck().get() as number;
       if (version !== this.#dataVersion) {
