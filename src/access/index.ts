@@ -1,5 +1,5 @@
 export type { KeyAdmin, KeyDirectory, NewKey } from './key-directory.js';
-export { KeyStore } from './key-store.js';
+export { KEY_RECHECK_MS, KeyStore } from './key-store.js';
 export {
   type ApiKeyRecord,
   generateKey,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyStore } from './key-store.js';
+import { KEY_RECHECK_MS, KeyStore } from './key-store.js';
 import { generateKey, KEY_PATTERN } from './keys.js';
 
 describe('API keys', () => {
@@ -28,20 +28,46 @@ describe('API keys', () => {
     store.close();
   });
 
-  it('forget a key revoked by another process once the current event-loop turn ends', async () => {
+  it('forget a key revoked or re-planned by another process within KEY_RECHECK_MS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'shelf-keys-'));
-    const server = new KeyStore(dir);
+    let now = 1_000_000;
+    const server = new KeyStore(dir, { now: () => now });
     const cli = new KeyStore(dir);
     const { key, record } = cli.create({ type: 'secret', env: 'live', plan: 'pro' });
-    await new Promise(setImmediate);
+    // a key created elsewhere works on its first request: it is not remembered yet
     expect(server.authenticate(key)?.plan).toBe('pro');
     cli.setPlan(record.id, 'starter');
-    await new Promise(setImmediate);
+    now += KEY_RECHECK_MS;
     expect(server.authenticate(key)?.plan).toBe('starter');
     cli.revoke(record.id);
-    await new Promise(setImmediate);
+    // within the bound the remembered record may still answer; at the bound it no longer does
+    now += KEY_RECHECK_MS - 1;
+    expect(server.authenticate(key)?.id).toBe(record.id);
+    now += 1;
     expect(server.authenticate(key)).toBeNull();
     server.close();
     cli.close();
+  });
+
+  it('stop a revoked key within KEY_RECHECK_MS of real time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-keys-'));
+    const server = new KeyStore(dir);
+    const cli = new KeyStore(dir);
+    const { key, record } = cli.create({ type: 'secret', env: 'test', plan: 'free' });
+    expect(server.authenticate(key)?.id).toBe(record.id);
+    cli.revoke(record.id);
+    await new Promise((done) => setTimeout(done, KEY_RECHECK_MS + 5));
+    expect(server.authenticate(key)).toBeNull();
+    server.close();
+    cli.close();
+  });
+
+  it('refuse malformed keys whatever is remembered', () => {
+    const store = new KeyStore(mkdtempSync(join(tmpdir(), 'shelf-keys-')));
+    const { key } = store.create({ type: 'secret', env: 'live', plan: 'free' });
+    expect(store.authenticate(key)).not.toBeNull();
+    for (const bad of [`${key} `, key.slice(0, -1), `${key}x`, '', key.toUpperCase()])
+      expect(store.authenticate(bad)).toBeNull();
+    store.close();
   });
 });

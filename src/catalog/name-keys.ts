@@ -24,12 +24,19 @@ export function nameSortKey(name: string): string {
 const NAMED_TABLES = ['products', 'product_groups', 'brands', 'product_types'] as const;
 type NamedTable = (typeof NAMED_TABLES)[number];
 
-/** Fills the name sort keys of a snapshot being built, once its rows are written. */
-export function writeNameKeys(db: Db): void {
+/**
+ * Fills the name sort keys of a snapshot being built, once its rows are written: of every
+ * named table, or of `tables` where the writer of the others stored each row's key with it
+ * (`nameSortKey(name)`; rewriting a large table's every row costs more than its writing did).
+ */
+export function writeNameKeys(db: Db, tables: readonly NamedTable[] = NAMED_TABLES): void {
   db.function('shelf_name_key', { deterministic: true }, (name: unknown) =>
     typeof name === 'string' ? nameSortKey(name) : null,
   );
-  for (const table of NAMED_TABLES) db.exec(`UPDATE ${table} SET name_key = shelf_name_key(name)`);
+  for (const table of tables) {
+    if (!NAMED_TABLES.includes(table)) throw new Error(`writeNameKeys: ${table} has no name key`);
+    db.exec(`UPDATE ${table} SET name_key = shelf_name_key(name)`);
+  }
 }
 
 const keyed = perConnection<boolean>();

@@ -588,7 +588,8 @@ async function writeResolved(
   }
   // the run's products are garbage from here on
   collectGarbage();
-  writeNameKeys(db);
+  // the products and groups were written with their keys
+  writeNameKeys(db, ['brands', 'product_types']);
   restoreIndexes();
   db.exec(offersByProductIndex);
   // before anything copies updated_at: unchanged products keep the previous publish's

@@ -45,8 +45,14 @@ const isZero = (c: UsageCounts) => c.requests === 0 && c.cached === 0 && c.error
  */
 export class LocalStore implements CounterStore {
   readonly name = 'local';
+  /** rolling windows of other counts (failed authentications, MCP messages) by their key */
   readonly #logs = new Map<string, SlidingLog>();
-  readonly #months = new Map<string, MonthEntry>();
+  /**
+   * each API key's rolling window of requests, by key id, and monthly entries by month then
+   * key id: looked up on every request, by the strings the request has (no key made per request)
+   */
+  readonly #rateLogs = new Map<string, SlidingLog>();
+  readonly #months = new Map<string, Map<string, MonthEntry>>();
   readonly #timer: NodeJS.Timeout | null;
   readonly #now: () => number;
   readonly #trackPending: boolean;
@@ -80,7 +86,7 @@ export class LocalStore implements CounterStore {
   /** Synchronous form of `hit` (no I/O besides the first read of a month from the sink). */
   hitSync(input: HitInput, member?: string): HitResult {
     const now = this.#now();
-    const log = this.#log(`rl:${input.keyId}`);
+    const log = this.#log(this.#rateLogs, input.keyId);
     let count = log.prune(now, input.windowMs);
     // a replica counting alone takes only its share, so N replicas together stay within the limit
     const limit = Math.max(1, Math.floor(input.limit / this.#share));
@@ -111,7 +117,7 @@ export class LocalStore implements CounterStore {
    * process falls back to then already holds the requests it served just before.
    */
   record(keyId: string, at: number = this.#now()): void {
-    this.#log(`rl:${keyId}`).add(at);
+    this.#log(this.#rateLogs, keyId).add(at);
   }
 
   /** Sets how many replicas share each limit while counting alone (1: this one alone). */
@@ -121,7 +127,7 @@ export class LocalStore implements CounterStore {
 
   async incrWindow(key: string, windowMs: number, max: number): Promise<WindowCount> {
     const now = this.#now();
-    const log = this.#log(key);
+    const log = this.#log(this.#logs, key);
     let count = log.prune(now, windowMs);
     if (count < max) {
       log.add(now);
@@ -147,11 +153,12 @@ export class LocalStore implements CounterStore {
 
   flushSync(): void {
     const rows: UsageRow[] = [];
-    for (const e of this.#months.values()) {
-      if (isZero(e.unflushed)) continue;
-      rows.push({ keyId: e.keyId, month: e.month, ...e.unflushed });
-      e.unflushed = emptyUsage();
-    }
+    for (const entries of this.#months.values())
+      for (const e of entries.values()) {
+        if (isZero(e.unflushed)) continue;
+        rows.push({ keyId: e.keyId, month: e.month, ...e.unflushed });
+        e.unflushed = emptyUsage();
+      }
     this.sink.add(rows);
   }
 
@@ -197,7 +204,8 @@ export class LocalStore implements CounterStore {
   /** Drops windows that emptied; pending hits past their window become sums (bounded memory). */
   sweep(): void {
     const now = this.#now();
-    for (const [key, log] of this.#logs) if (log.prune(now) === 0) this.#logs.delete(key);
+    for (const logs of [this.#logs, this.#rateLogs])
+      for (const [key, log] of logs) if (log.prune(now) === 0) logs.delete(key);
     if (this.#pendingHits.length > 0 && (this.#pendingHits[0] as PendingHit).at < now - 120_000) {
       const keep: PendingHit[] = [];
       for (const h of this.#pendingHits) {
@@ -213,21 +221,25 @@ export class LocalStore implements CounterStore {
     }
   }
 
-  #log(key: string): SlidingLog {
-    let log = this.#logs.get(key);
+  #log(logs: Map<string, SlidingLog>, key: string): SlidingLog {
+    let log = logs.get(key);
     if (!log) {
       log = new SlidingLog();
-      this.#logs.set(key, log);
+      logs.set(key, log);
     }
     return log;
   }
 
   #month(keyId: string, month: string): MonthEntry {
-    const id = `${keyId}|${month}`;
-    let e = this.#months.get(id);
+    let entries = this.#months.get(month);
+    if (!entries) {
+      entries = new Map();
+      this.#months.set(month, entries);
+    }
+    let e = entries.get(keyId);
     if (!e) {
       e = { keyId, month, total: this.sink.get(keyId, month), unflushed: emptyUsage() };
-      this.#months.set(id, e);
+      entries.set(keyId, e);
     }
     return e;
   }

@@ -174,8 +174,9 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | null }>(
   async (app, options) => {
     const maxAge = options.maxAge ?? 3600;
+    const privateCacheControl = `private, max-age=${maxAge}`;
     const cacheControlOf = (request: FastifyRequest) =>
-      request.routeOptions.config?.cacheControl ?? `private, max-age=${maxAge}`;
+      request.routeOptions.config?.cacheControl ?? privateCacheControl;
     const enabled = options.maxEntries !== 0;
     const maxEntries = Math.max(1, options.maxEntries ?? 50_000);
     const budget = options.maxBytes ?? 64 * 1024 * 1024;

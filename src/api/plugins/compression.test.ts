@@ -39,6 +39,27 @@ describe('negotiateEncoding', () => {
     );
   });
 
+  it('answers a repeated header as the first time, also past the headers it remembers', () => {
+    const headers = Array.from(
+      { length: 300 },
+      (_, i) => `gzip;q=0.${i % 10}, br;q=0.${(i * 7) % 10}, x-${i}`,
+    );
+    const first = headers.map(negotiateEncoding);
+    expect(headers.map(negotiateEncoding)).toEqual(first);
+    expect(first.slice(0, 10)).toEqual([
+      'identity',
+      'br',
+      'br',
+      'gzip',
+      'br',
+      'br',
+      'gzip',
+      'br',
+      'gzip',
+      'gzip',
+    ]);
+  });
+
   it('does not depend on the order of the elements nor on case', () => {
     fc.assert(
       fc.property(ELEMENTS, (elements) => {

@@ -51,6 +51,18 @@ export function parseAcceptEncoding(header: string): Map<string, number> {
  */
 export function negotiateEncoding(header: string | undefined): ContentCoding {
   if (header === undefined) return 'identity';
+  const known = negotiated.get(header);
+  if (known !== undefined) return known;
+  const coding = negotiate(header);
+  // clients send a handful of distinct headers (each browser and HTTP library its own): the
+  // parse was a few µs of every request; a flood of distinct or long ones is not kept
+  if (negotiated.size < 256 && header.length <= 256) negotiated.set(header, coding);
+  return coding;
+}
+
+const negotiated = new Map<string, ContentCoding>();
+
+function negotiate(header: string): ContentCoding {
   const weights = parseAcceptEncoding(header);
   const star = weights.get('*');
   const lowest = weights.size ? Math.min(...weights.values()) : 1;

@@ -21,7 +21,7 @@ describe('metaJson', () => {
         (cached, warnings, interpretation) => {
           const request = {
             id: newRequestId(),
-            startedAt: process.hrtime.bigint(),
+            startedAt: performance.now(),
             metaExtras: { cached, warnings, interpretation },
           } as unknown as FastifyRequest;
           const fast = metaJson(request);

@@ -122,7 +122,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   // no hook ran for this request: give it what the envelope plugin would have
-  request.startedAt = process.hrtime.bigint();
+  request.startedAt = performance.now();
   request.metaExtras = {};
   reply.header('X-Request-Id', request.id);
   const appError =

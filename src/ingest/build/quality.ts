@@ -7,6 +7,19 @@ export type QualityBreakdown = Static<typeof QualitySchema>;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+type TypeDef = NonNullable<AssembledProduct['type']>['def'];
+const NO_KEYS: ReadonlySet<string> = new Set();
+/** Each product type's spec keys, built once a type (the write scores every product of it). */
+const specKeysByType = new WeakMap<TypeDef, ReadonlySet<string>>();
+function specKeysOf(def: TypeDef): ReadonlySet<string> {
+  let keys = specKeysByType.get(def);
+  if (!keys) {
+    keys = new Set((def.specs ?? []).map((s) => s.key));
+    specKeysByType.set(def, keys);
+  }
+  return keys;
+}
+
 /**
  * Scores a product 0–1 from how complete, valid and corroborated its data is. Tier 1 is
  * well-resolved data (score ≥ 0.6), tier 2 usable, tier 3 legacy (no current offer, or
@@ -18,7 +31,7 @@ export function scoreQuality(
 ): { breakdown: QualityBreakdown; score: number; tier: number } {
   const fields = [p.description, p.gtin, p.modelNumber, p.brand, p.type, p.imageUrl];
   const completeness = fields.filter(Boolean).length / fields.length;
-  const validKeys = new Set((p.type?.def.specs ?? []).map((s) => s.key));
+  const validKeys = p.type ? specKeysOf(p.type.def) : NO_KEYS;
   const specKeys = Object.keys(p.specs);
   const attributeScore =
     validKeys.size === 0

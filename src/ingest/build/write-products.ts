@@ -3,6 +3,7 @@ import {
   DocumentPacker,
   dayNumber,
   documentDictionary,
+  nameSortKey,
   storeDictionary,
   storedBreakdown,
   toCents,
@@ -94,13 +95,25 @@ const LISTING_DICTIONARY_BYTES = 8 * 1024;
 
 /** Products whose listings are packed as one batch (see DocumentPacker). */
 const BATCH_PRODUCTS = 250;
-/** Batches written between two collections (`collect`): 10,000 products. */
+/**
+ * Batches written between two collections (`collect`): 10,000 products at least, and at most
+ * {@link COLLECTIONS} collections a write. A full collection costs time in proportion to the
+ * live heap, which holds every product not yet written when they are kept in memory: at a
+ * fixed interval the collections' cost grew with the square of the catalog (35k demo: 3
+ * collections, 2.4 s in a loaded profile; 140k: 13, 45 s — 19× for 3.6× the products).
+ */
 const COLLECT_BATCHES = 40;
+const COLLECTIONS = 4;
+
+/** Batches between two of the write's garbage collections, for a write of `batches` batches. */
+export const collectionInterval = (batches: number): number =>
+  Math.max(COLLECT_BATCHES, Math.ceil(batches / COLLECTIONS));
 /** Batches queued ahead of the one being written: the packing worker's work in hand. */
 const AHEAD = 3;
 
 /**
- * Writes products with their offers, GTINs, attributes, today's prices and listings. The
+ * Writes products with their offers, GTINs, attributes, today's prices and listings, each
+ * product and group with its name sort key (catalog nameSortKey). The
  * listings' JSON and the products' spec sources are packed on a worker thread
  * (DocumentPacker) a few batches ahead of the rows being written, so deflate and the
  * inserts overlap. The products are read back from their scratch table a batch at a time
@@ -118,8 +131,9 @@ export async function writeProducts(
     now: string;
     typesWithKnowledge: Set<string>;
     /**
-     * a full garbage collection, called every {@link COLLECT_BATCHES} batches: the products
-     * written are garbage, and V8 would let them pile up to a multiple of the live heap
+     * a full garbage collection, called every {@link COLLECT_BATCHES} batches or more (at most
+     * {@link COLLECTIONS} times): the products written are garbage, and V8 would let them pile
+     * up to a multiple of the live heap
      */
     collect?: () => void;
   },
@@ -132,8 +146,8 @@ export async function writeProducts(
     db.prepare(`INSERT INTO products (id, slug, name, description, gtin, mpn, model_number, model_key, brand_id,
     category_id, product_type_id, product_group_id, image_url, variant_attributes_json, specifications_json, spec_sources_json,
     data_json, quality_score, quality_breakdown_json, data_tier, source_type, naming_method, naming_confidence, category_profile_key,
-    classification_confidence, current_best_price, min_price, max_price, avg_price, created_at, updated_at)
-    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+    classification_confidence, current_best_price, min_price, max_price, avg_price, created_at, updated_at, name_key)
+    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   // rows nothing reads back during the write go in many to a statement (bulk-insert.ts)
   const insertGtin = new BulkInsert(db, 'INSERT OR IGNORE INTO product_gtins (gtin14, product_id)', 2);
   // offers and listings name their product and retailer by rowid (migrations/009-integer-keys.ts)
@@ -233,6 +247,7 @@ export async function writeProducts(
       prices.length ? round2(prices.reduce((a, b) => a + b, 0) / prices.length) : null,
       p.createdAt,
       ctx.now,
+      nameSortKey(p.name),
     );
 
     for (const g of p.gtins) insertGtin.add(g, p.id);
@@ -292,6 +307,7 @@ export async function writeProducts(
   for (let i = 0; i < order.length; i += BATCH_PRODUCTS) batches.push(order.slice(i, i + BATCH_PRODUCTS));
   // a small catalog packs in less time than a worker takes to load (half a second from sources)
   const packer = new DocumentPacker(listingDictionary, { worker: batches.length > AHEAD });
+  const collectEvery = collectionInterval(batches.length);
   // the products of the batches queued for packing, read back from the scratch table
   const loaded: AssembledProduct[][] = [];
   const queue = (b: number) => {
@@ -332,7 +348,7 @@ export async function writeProducts(
       flushRows();
       loaded[b] = [];
       for (const index of batch) stored.forget(index);
-      if (ctx.collect && (b + 1) % COLLECT_BATCHES === 0) ctx.collect();
+      if (ctx.collect && (b + 1) % collectEvery === 0) ctx.collect();
     }
   } finally {
     await packer.close();
@@ -355,8 +371,8 @@ function writeGroups(
 ): Map<number, string> {
   const insert =
     db.prepare(`INSERT INTO product_groups (id, slug, name, description, base_model, series_name, variant_dimensions_json,
-    original_msrp, current_market_value, product_status, brand_id, category_id, product_type_id, variant_count, created_at, updated_at)
-    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+    original_msrp, current_market_value, product_status, brand_id, category_id, product_type_id, variant_count, created_at, updated_at,
+    name_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const groupIdOf = new Map<number, string>();
   const usedSlugs = new Set<string>();
   const usedIds = new Set<string>();
@@ -403,6 +419,7 @@ function writeGroups(
       members.length,
       ctx.previous.groups.get(id)?.created_at ?? ctx.now,
       ctx.now,
+      nameSortKey(name),
     );
     for (const i of group.productIndexes) groupIdOf.set(i, id);
   }
