@@ -24,6 +24,9 @@
  *   npm run eval:er -- --explain  also what the matcher learned per set, the blocking's pair
  *                                 completeness, why true pairs were missed and where the
  *                                 predicted pairs came from (method × probability band)
+ *   npm run eval:er -- --explain --list
+ *                                 also every wrong merge and every missed true pair, one a
+ *                                 line with both titles and model columns (to group by cause)
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -55,6 +58,8 @@ import { DEFAULTS, scoreCandidates } from '../src/ingest/resolve/resolve.js';
 let resolveOptions: ResolveOptions = {};
 /** `--explain`: print what the matcher learned on each set, and its blocking's pair completeness. */
 let explain = false;
+/** `--list` (with `--explain`): print every wrong merge and missed true pair with their titles. */
+let list = false;
 /**
  * With `--explain`: the candidate pairs of the last resolution (`key\u0000key`, both ways) with
  * their final probability and whether they carry a hard conflict.
@@ -409,6 +414,11 @@ export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number 
   return truth.length ? matched / truth.length : 1;
 }
 
+/** The resolver's key of a benchmark listing: as `--direct` builds it, or as the ingest does. */
+function recordKey(side: DatasetSide | undefined, id: string, direct: boolean): string {
+  return direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+}
+
 /**
  * Why true pairs were missed: not proposed by blocking, refused as a hard conflict, scored
  * below the mutual-best bar, or scored high enough yet left out (the one-to-one rule gave a
@@ -417,8 +427,7 @@ export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number 
 function missedPairs(dataset: Dataset, direct: boolean, predicted: Set<string>) {
   if (!lastCandidates || dataset.matches.length === 0) return null;
   const [left, right] = dataset.sides;
-  const key = (side: DatasetSide | undefined, id: string) =>
-    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
   const bar = { ...DEFAULTS, ...resolveOptions }.mutualBestThreshold;
   const missed = { notCandidate: 0, conflict: 0, belowBar: 0, partnerTaken: 0 };
   let candidates = 0;
@@ -447,8 +456,7 @@ export function predictedByPath(
 ): Record<string, { right: number; wrong: number }> | null {
   if (!lastCandidates) return null;
   const [left, right] = dataset.sides;
-  const key = (side: DatasetSide | undefined, id: string) =>
-    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
   const gold = new Set(dataset.matches.map(([a, b]) => `${a}\u0000${b}`));
   const out: Record<string, { right: number; wrong: number }> = {};
   for (const pair of predicted) {
@@ -463,6 +471,43 @@ export function predictedByPath(
     out[band] = row;
   }
   return out;
+}
+
+/**
+ * `--list`: one line per wrong merge (`WRONG`) and per missed true pair (`MISSED`), with the
+ * candidate pair's method and probability (or why it was never scored) and both listings'
+ * title and model column, so the errors can be grouped by cause rather than read as figures.
+ */
+export function listErrors(dataset: Dataset, direct: boolean, predicted: Set<string>): string[] {
+  if (!lastCandidates) return [];
+  const [left, right] = dataset.sides;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
+  const rowsOf = (side: DatasetSide | undefined) => new Map((side?.rows ?? []).map((r) => [r.id, r]));
+  const leftRows = rowsOf(left);
+  const rightRows = rowsOf(right);
+  const show = (r: DatasetRow | undefined) =>
+    r ? `${r.title}${r.model ? ` [${r.model}]` : ''}${r.price ? ` ${r.price}` : ''}` : '?';
+  const how = (a: string, b: string) => {
+    const scored = lastCandidates!.get(`${key(left, a)}\u0000${key(right, b)}`);
+    if (!scored) return 'not a candidate';
+    return `${scored.method} ${scored.probability.toFixed(3)}${scored.conflict ? ' conflict' : ''}`;
+  };
+  const gold = new Set(dataset.matches.map(([a, b]) => `${a}\u0000${b}`));
+  const lines: string[] = [];
+  for (const pair of [...predicted].sort()) {
+    if (gold.has(pair)) continue;
+    const [a, b] = pair.split('\u0000') as [string, string];
+    lines.push(
+      `  WRONG  ${dataset.name} ${how(a, b)} | ${show(leftRows.get(a))} || ${show(rightRows.get(b))}`,
+    );
+  }
+  for (const [a, b] of dataset.matches) {
+    if (predicted.has(`${a}\u0000${b}`)) continue;
+    lines.push(
+      `  MISSED ${dataset.name} ${how(a, b)} | ${show(leftRows.get(a))} || ${show(rightRows.get(b))}`,
+    );
+  }
+  return lines;
 }
 
 /** Resolves and scores one dataset. */
@@ -487,6 +532,7 @@ export async function evaluate(
       console.error(
         `  predicted, ${band.padEnd(26)} right ${paths[band]!.right}, wrong ${paths[band]!.wrong}`,
       );
+    if (list) for (const line of listErrors(dataset, direct, predicted)) console.error(line);
   }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
@@ -515,6 +561,7 @@ async function main(argv: string[]): Promise<void> {
   const direct = argv.includes('--direct');
   const dataFlag = argv.indexOf('--data');
   explain = argv.includes('--explain');
+  list = argv.includes('--list');
   const setFlag = argv.indexOf('--set');
   if (setFlag >= 0) resolveOptions = parseResolveOptions(argv[setFlag + 1] ?? '');
   // The default is ../shared/data/er relative to the repo root, wherever this runs from.

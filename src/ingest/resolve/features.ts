@@ -8,7 +8,13 @@ import { type ModelParts, splitModel } from './base-model.js';
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
 import { extractMeasures, type Measures } from './measures.js';
-import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
+import {
+  type CodeRules,
+  DEFAULT_CODE_RULES,
+  extractModelNumbers,
+  isStatedModelNumber,
+  normalizeModelNumber,
+} from './model-number.js';
 import { charNgrams, colorFamilies, colorFamiliesOf, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
 import { type SparseVector, VectorPool } from './vector.js';
@@ -171,8 +177,14 @@ export const GENERIC_CODE_DF = 12;
 /** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
 const NGRAM_WEIGHT = 0.4;
 
-/** Computes {@link RecordFeatures} for every record plus the batch's term statistics. */
-export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
+/**
+ * Computes {@link RecordFeatures} for every record plus the batch's term statistics; `rules`
+ * are the code-reading rules of the run (model-number.ts).
+ */
+export function buildCorpus(
+  records: readonly ResolveRecord[],
+  rules: CodeRules = DEFAULT_CODE_RULES,
+): Corpus {
   const lexicon = new BrandLexicon();
   for (const r of records) lexicon.add(normalizeBrand(r.brand));
 
@@ -231,15 +243,15 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const codeString = (c: string): string => codeStrings.of(c, c);
   const raw = records.map((r, index) => {
     const tokens = titleTokens[index]!;
-    const titleCodes = extractModelNumbers(r.title)
+    const titleCodes = extractModelNumbers(r.title, rules)
       .filter((c) => !isNameWithVersion(c))
       .map(codeString);
     const mpn = r.mpn ? codeString(normalizeModelNumber(r.mpn)) : '';
-    if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
+    if (mpn && isStatedModelNumber(mpn, rules) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
     // read once: a record may fetch its description from outside the heap (ingest/run.ts)
     const description = r.description;
     const descCodes = description
-      ? extractModelNumbers(description)
+      ? extractModelNumbers(description, rules)
           .filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
           .map(codeString)
       : [];
@@ -253,7 +265,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
       terms.push(intern(`#${code}`));
       for (const id of gramIds(code)) terms.push(id);
     }
-    const serves = servesClause(r.title);
+    const serves = servesClause(r.title, rules);
     const ownCodes = serves ? titleCodes.filter((c) => c === mpn || !serves.codes.includes(c)) : titleCodes;
     return {
       r,
@@ -314,7 +326,7 @@ export function buildCorpus(records: readonly ResolveRecord[]): Corpus {
   const features = raw.map((x, index): RecordFeatures => {
     const { r } = x;
     let primaryModel: string | null = null;
-    if (x.mpn && isModelNumberLike(x.mpn)) primaryModel = x.mpn;
+    if (x.mpn && isStatedModelNumber(x.mpn, rules)) primaryModel = x.mpn;
     else {
       let best = Number.POSITIVE_INFINITY;
       for (const c of x.ownCodes) {

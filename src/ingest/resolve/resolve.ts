@@ -26,6 +26,10 @@ export const DEFAULTS: Required<ResolveOptions> = {
   statedBrandVeto: true,
   ownCodeDecides: true,
   statedBrandVetoCodes: true,
+  codeEndsAtBoundary: true,
+  suffixColorDecides: true,
+  numberBeforeUnitIsQuantity: true,
+  statedModelIsCode: true,
 };
 
 /**
@@ -170,7 +174,7 @@ export function scoreCandidates(
 
 /** {@link scoreCandidates} in typed arrays: a million records have millions of pairs. */
 function scoreAll(records: ResolveRecord[], opts: Required<ResolveOptions>): ScoredCandidates {
-  const corpus = buildCorpus(records);
+  const corpus = buildCorpus(records, opts);
   const ends = candidateEnds(corpus, opts);
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
@@ -233,7 +237,7 @@ export function resolveListings(records: ResolveRecord[], options: ResolveOption
   const scored = scoreAll(records, opts);
   const { corpus, learned } = scored;
   const sameItem = sameItemGroups(corpus);
-  const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
+  const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus, opts) : null;
   const { clusters, confidence, matchOf } = clusterRecords(
     corpus.features.map((f) => f.source),
     sameItem.groups,
