@@ -27,6 +27,10 @@
  *   npm run eval:er -- --explain --list
  *                                 also every wrong merge and every missed true pair, one a
  *                                 line with both titles and model columns (to group by cause)
+ *   npm run eval:er -- --orphans 0.7 --orphan-hash both
+ *                                 which listings go: by a well-mixed hash of the id (`mixed`,
+ *                                 the default), the earlier waves' FNV-1a (`fnv`, biased on short
+ *                                 ids; its copies are named `…-fnv`) or both
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -276,13 +280,38 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
 
 /** A stable number in [0, 1) for a string (FNV-1a), so a derived set is the same every run. */
 function unitHash(text: string): number {
+  return fnv1a(text) / 2 ** 32;
+}
+
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h >>> 0;
+}
+
+/**
+ * {@link unitHash} with MurmurHash3's final mix: FNV-1a alone leaves the last character in the
+ * low bits, so ids that differ only there (`b0` … `b199`) crowd one end of [0, 1) (99 % below
+ * 0.7); the mix spreads every input bit over the whole word.
+ */
+export function mixedUnitHash(text: string): number {
+  let h = fnv1a(text);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return (h >>> 0) / 2 ** 32;
 }
+
+/**
+ * How {@link withOrphans} picks listings: `mixed` (the default since wave 8) or `fnv`, the
+ * earlier waves' hash, biased on short ids, kept so their figures can be reproduced.
+ */
+export type OrphanHash = 'mixed' | 'fnv';
 
 /**
  * A harder copy of a benchmark: `share` of the second side's listings (or the first's, with
@@ -292,11 +321,17 @@ function unitHash(text: string): number {
  * merges every listing with its most similar remaining candidate loses precision here; one
  * that weighs how much evidence a merge has does not.
  */
-export function withOrphans(dataset: Dataset, share: number, side: 0 | 1 = 1): Dataset {
+export function withOrphans(
+  dataset: Dataset,
+  share: number,
+  side: 0 | 1 = 1,
+  hash: OrphanHash = 'mixed',
+): Dataset {
+  const unit = hash === 'fnv' ? unitHash : mixedUnitHash;
   const partnered = new Set(dataset.matches.map((pair) => pair[side]));
-  const removed = new Set([...partnered].filter((id) => unitHash(id) < share));
+  const removed = new Set([...partnered].filter((id) => unit(id) < share));
   return {
-    name: `${dataset.name}-orphans${Math.round(share * 100)}${side === 0 ? '-first' : ''}`,
+    name: `${dataset.name}-orphans${Math.round(share * 100)}${side === 0 ? '-first' : ''}${hash === 'fnv' ? '-fnv' : ''}`,
     sides: dataset.sides.map((s, k) =>
       k === side ? { ...s, rows: s.rows.filter((r) => !removed.has(r.id)) } : s,
     ),
@@ -602,6 +637,11 @@ async function main(argv: string[]): Promise<void> {
   const sideName = sideFlag >= 0 ? argv[sideFlag + 1] : 'second';
   if (sideName !== 'first' && sideName !== 'second') throw new Error('--orphan-side expects first or second');
   const side = sideName === 'first' ? 0 : 1;
+  const hashFlag = argv.indexOf('--orphan-hash');
+  const hashName = hashFlag >= 0 ? argv[hashFlag + 1] : 'mixed';
+  if (hashName !== 'mixed' && hashName !== 'fnv' && hashName !== 'both')
+    throw new Error('--orphan-hash expects mixed, fnv or both');
+  const hashes: OrphanHash[] = hashName === 'both' ? ['mixed', 'fnv'] : [hashName];
   const loadedSets = (argv.includes('--demo-only') ? [] : dirs).map(loadDataset);
   if (argv.includes('--demo-pairs')) {
     const pairsWork = mkdtempSync(join(tmpdir(), 'shelf-eval-pairs-'));
@@ -617,7 +657,8 @@ async function main(argv: string[]): Promise<void> {
     rmSync(pairsWork, { recursive: true, force: true });
   }
   for (const loaded of loadedSets) {
-    for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans, side)] : [loaded]) {
+    const copies = orphans > 0 ? hashes.map((h) => withOrphans(loaded, orphans, side, h)) : [];
+    for (const dataset of [loaded, ...copies]) {
       const r = await evaluate(dataset, direct);
       results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
       rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));
