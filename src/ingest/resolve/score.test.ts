@@ -165,28 +165,15 @@ describe('scorePair', () => {
     expect(before.conflict).toBe(false);
   });
 
-  it('still finds a code written with spaces or separators in the other title', () => {
-    const spaced = score(
-      { title: 'Sony Bravia 40" LCD HDTV - KDL40V4100' },
-      { title: 'Sony KDL 40V4100 Bravia 40 inch LCD TV' },
-    );
-    expect(spaced.model).toBe(1);
-    expect(spaced.conflict).toBe(false);
-  });
-
-  it('keeps a code with a suffix the other omits as one model when the colors agree or are unnamed', () => {
-    const region = score(
-      { title: 'Netgear 5-Port Switch FS105' },
-      { title: 'Netgear ProSafe Switch FS105NA' },
-    );
-    expect(region.model).toBe(1);
-    expect(region.conflict).toBe(false);
-    const sameColor = score(
-      { title: 'Shark Stratos Upright Vacuum in Black (NV276)' },
-      { title: 'Shark Stratos Upright Vacuum, Black - NV276BL' },
-    );
-    expect(sameColor.model).toBe(1);
-    expect(sameColor.conflict).toBe(false);
+  // codes written with spaces, a region suffix the other omits, a color suffix both titles name
+  it.each([
+    ['Sony Bravia 40" LCD HDTV - KDL40V4100', 'Sony KDL 40V4100 Bravia 40 inch LCD TV'],
+    ['Netgear 5-Port Switch FS105', 'Netgear ProSafe Switch FS105NA'],
+    ['Shark Stratos Upright Vacuum in Black (NV276)', 'Shark Stratos Upright Vacuum, Black - NV276BL'],
+  ])('still reads one model in %s / %s', (a, b) => {
+    const s = score({ title: a }, { title: b });
+    expect(s.model).toBe(1);
+    expect(s.conflict).toBe(false);
   });
 
   it('still matches two listings sharing their own code beside other codes', () => {
