@@ -116,12 +116,13 @@ describe('isStatedModelNumber', () => {
     // `66Ms` reads as 66 milliseconds in a title; in the feed's model column it is the model
     expect(isModelNumberLike('66MS')).toBe(false);
     expect(isStatedModelNumber('66MS')).toBe(true);
-    expect(isStatedModelNumber('X3I')).toBe(true);
+    expect(isStatedModelNumber('10MS')).toBe(true);
     expect(isStatedModelNumber('66MS', { ...DEFAULT_CODE_RULES, statedModelIsCode: false })).toBe(false);
   });
 
   it('still refuses versions, standards, words and bare short numbers', () => {
-    for (const code of ['V2', 'R11', 'DDR3', 'BLACK', '1234', 'AB'])
+    // codes under four characters stay out, as in free text (`GR4`)
+    for (const code of ['V2', 'R11', 'DDR3', 'BLACK', '1234', 'AB', 'GR4', 'X3I'])
       expect(isStatedModelNumber(code)).toBe(false);
   });
 });

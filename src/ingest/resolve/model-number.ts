@@ -108,8 +108,8 @@ export interface CodeRules {
   /** A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a code. */
   numberBeforeUnitIsQuantity: boolean;
   /**
-   * A feed's stated model number is a code when it mixes letters and digits, even where free
-   * text would read it as a measurement (`66Ms`: milliseconds) or find it too short (`X3i`).
+   * A feed's stated model number of four characters or more is a code when it mixes letters
+   * and digits, even where free text would read it as a measurement (`66Ms`: milliseconds).
    */
   statedModelIsCode: boolean;
 }
@@ -118,13 +118,15 @@ export const DEFAULT_CODE_RULES: CodeRules = { numberBeforeUnitIsQuantity: true,
 
 /**
  * Whether a feed's stated model number (normalized) is one: as in free text, or with
- * {@link CodeRules.statedModelIsCode} any code of 3 to 24 characters mixing letters and digits
- * that is not a version (`V2`) or a standard name (`DDR3`). The feed says it is the model; only
- * free text needs the stricter reading.
+ * {@link CodeRules.statedModelIsCode} any code of 4 to 24 characters mixing letters and digits
+ * that is not a version (`V2`) or a standard name (`DDR3`): the feed says it is the model, so
+ * a unit it looks like (`66MS`) is not read into it. Shorter stated codes (`GR4`, `Z9I`) stay
+ * out, as in free text: on a structured Abt-Buy (Abt's trailing code as its model column) they
+ * met the other side's catalogue numbers as "codes of two schemes" and cost 4 right pairs.
  */
 export function isStatedModelNumber(code: string, rules: CodeRules = DEFAULT_CODE_RULES): boolean {
   if (isModelNumberLike(code)) return true;
-  if (!rules.statedModelIsCode || code.length < 3 || code.length > 24) return false;
+  if (!rules.statedModelIsCode || code.length < 4 || code.length > 24) return false;
   return /\d/.test(code) && /[A-Z]/.test(code) && !VERSION_CODE.test(code) && !STANDARD_CODES.has(code);
 }
 
