@@ -148,28 +148,44 @@ function codeInText(codes: readonly string[], other: RecordFeatures, atBoundary:
 }
 
 /**
- * The pattern of a normalized code written in free text: its characters with any separators
- * between them (`KDL 40V4100`, `PS-LX350H`), and the letters and digits that continue it. Few
- * pairs get this far and the same codes recur, so patterns are kept (bounded).
+ * For each record that gets this far, which characters of its compact text (title,
+ * description and MPN, upper-case alphanumerics only; see {@link compactTextOf}) end a written
+ * token: 1 where the original text has a separator or its end right after that character.
+ * Built on first use, like the compact text, and dropped with the record's features.
  */
-const writtenPatterns = new Map<string, RegExp>();
-const WRITTEN_PATTERN_LIMIT = 50_000;
+const tokenEnds = new WeakMap<RecordFeatures, Uint8Array>();
+
+function tokenEndsOf(f: RecordFeatures): Uint8Array {
+  let ends = tokenEnds.get(f);
+  if (ends === undefined) {
+    const r = f.record;
+    // the same text and the same filter as compactTextOf, so positions line up
+    const text = `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`.toUpperCase();
+    ends = new Uint8Array(compactTextOf(f).length);
+    let at = -1;
+    for (let k = 0; k < text.length; k++) {
+      const ch = text.charCodeAt(k);
+      if ((ch >= 48 && ch <= 57) || (ch >= 65 && ch <= 90)) at++;
+      else if (at >= 0) ends[at] = 1;
+    }
+    if (at >= 0) ends[at] = 1;
+    tokenEnds.set(f, ends);
+  }
+  return ends;
+}
 
 /** Whether `code` occurs in the record's text other than as the base of a variant suffix. */
 function writtenAsItself(code: string, other: RecordFeatures): boolean {
-  let pattern = writtenPatterns.get(code);
-  if (pattern === undefined) {
-    // codes are normalized to [A-Z0-9], so no character needs escaping
-    pattern = new RegExp(`${code.split('').join('[^A-Za-z0-9]*')}([A-Za-z0-9]*)`, 'gi');
-    if (writtenPatterns.size >= WRITTEN_PATTERN_LIMIT) writtenPatterns.clear();
-    writtenPatterns.set(code, pattern);
-  }
-  const r = other.record;
-  for (const text of [r.title, r.mpn ?? '', r.description ?? '']) {
-    for (const m of text.matchAll(pattern)) {
-      const tail = m[1]!.toUpperCase();
-      if (tail === '' || splitModel(code + tail).base !== code) return true;
-    }
+  const compact = compactTextOf(other);
+  const ends = tokenEndsOf(other);
+  for (let at = compact.indexOf(code); at >= 0; at = compact.indexOf(code, at + 1)) {
+    const last = at + code.length - 1;
+    if (ends[last] === 1) return true;
+    let stop = last + 1;
+    while (stop < compact.length && ends[stop] !== 1) stop++;
+    // what the text goes on with, to the end of its token
+    const tail = compact.slice(last + 1, stop + 1);
+    if (splitModel(code + tail).base !== code) return true;
   }
   return false;
 }
