@@ -355,7 +355,7 @@ function scoreInto(
 
   // Different named colors are different variants, even when titles agree otherwise. Colors
   // read off titles are softer evidence than colors both feeds state.
-  const colorClash = a.colors.size > 0 && b.colors.size > 0 && !overlaps(a.colors, b.colors);
+  const colorClash = colorsDiffer(a, b);
   const colorStatedClash = colorClash && statedClash(a.colorValue, b.colorValue);
   const sizeClash = statedClash(a.sizeValue, b.sizeValue);
   if (colorClash) add('color', colorStatedClash ? -3 : -2);
