@@ -99,6 +99,22 @@ describe('withOrphans', () => {
     const kept = new Set(copy.sides[1]!.rows.map((r) => r.id));
     for (const [, b] of copy.matches) expect(kept.has(b)).toBe(true);
   });
+  it('picks about that share of short ids differing in their last character (the fnv hash did not)', () => {
+    const short: Dataset = {
+      name: 'short',
+      sides: [
+        { retailer: 'A', rows: Array.from({ length: 200 }, (_, k) => ({ id: `a${k}`, title: `item ${k}` })) },
+        { retailer: 'B', rows: Array.from({ length: 200 }, (_, k) => ({ id: `b${k}`, title: `item ${k}` })) },
+      ],
+      matches: Array.from({ length: 200 }, (_, k): [string, string] => [`a${k}`, `b${k}`]),
+    };
+    const mixed = 200 - withOrphans(short, 0.7).matches.length;
+    expect(mixed).toBeGreaterThan(120);
+    expect(mixed).toBeLessThan(160);
+    const fnv = withOrphans(short, 0.7, 1, 'fnv');
+    expect(fnv.name).toBe('short-orphans70-fnv');
+    expect(200 - fnv.matches.length).toBeGreaterThan(190);
+  });
   it('is the same every run, and takes the first side with side 0', () => {
     expect(withOrphans(dataset, 0.5)).toEqual(withOrphans(dataset, 0.5));
     const first = withOrphans(dataset, 0.5, 0);

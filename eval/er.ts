@@ -24,6 +24,13 @@
  *   npm run eval:er -- --explain  also what the matcher learned per set, the blocking's pair
  *                                 completeness, why true pairs were missed and where the
  *                                 predicted pairs came from (method × probability band)
+ *   npm run eval:er -- --explain --list
+ *                                 also every wrong merge and every missed true pair, one a
+ *                                 line with both titles and model columns (to group by cause)
+ *   npm run eval:er -- --orphans 0.7 --orphan-hash both
+ *                                 which listings go: by a well-mixed hash of the id (`mixed`,
+ *                                 the default), the earlier waves' FNV-1a (`fnv`, biased on short
+ *                                 ids; its copies are named `…-fnv`) or both
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -55,6 +62,8 @@ import { DEFAULTS, scoreCandidates } from '../src/ingest/resolve/resolve.js';
 let resolveOptions: ResolveOptions = {};
 /** `--explain`: print what the matcher learned on each set, and its blocking's pair completeness. */
 let explain = false;
+/** `--list` (with `--explain`): print every wrong merge and missed true pair with their titles. */
+let list = false;
 /**
  * With `--explain`: the candidate pairs of the last resolution (`key\u0000key`, both ways) with
  * their final probability and whether they carry a hard conflict.
@@ -271,13 +280,38 @@ export function resolveDataset(sides: readonly DatasetSide[]): Cluster[] {
 
 /** A stable number in [0, 1) for a string (FNV-1a), so a derived set is the same every run. */
 function unitHash(text: string): number {
+  return fnv1a(text) / 2 ** 32;
+}
+
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return h >>> 0;
+}
+
+/**
+ * {@link unitHash} with MurmurHash3's final mix: FNV-1a alone leaves the last character in the
+ * low bits, so ids that differ only there (`b0` … `b199`) crowd one end of [0, 1) (99 % below
+ * 0.7); the mix spreads every input bit over the whole word.
+ */
+export function mixedUnitHash(text: string): number {
+  let h = fnv1a(text);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return (h >>> 0) / 2 ** 32;
 }
+
+/**
+ * How {@link withOrphans} picks listings: `mixed` (the default since wave 8) or `fnv`, the
+ * earlier waves' hash, biased on short ids, kept so their figures can be reproduced.
+ */
+export type OrphanHash = 'mixed' | 'fnv';
 
 /**
  * A harder copy of a benchmark: `share` of the second side's listings (or the first's, with
@@ -287,11 +321,17 @@ function unitHash(text: string): number {
  * merges every listing with its most similar remaining candidate loses precision here; one
  * that weighs how much evidence a merge has does not.
  */
-export function withOrphans(dataset: Dataset, share: number, side: 0 | 1 = 1): Dataset {
+export function withOrphans(
+  dataset: Dataset,
+  share: number,
+  side: 0 | 1 = 1,
+  hash: OrphanHash = 'mixed',
+): Dataset {
+  const unit = hash === 'fnv' ? unitHash : mixedUnitHash;
   const partnered = new Set(dataset.matches.map((pair) => pair[side]));
-  const removed = new Set([...partnered].filter((id) => unitHash(id) < share));
+  const removed = new Set([...partnered].filter((id) => unit(id) < share));
   return {
-    name: `${dataset.name}-orphans${Math.round(share * 100)}${side === 0 ? '-first' : ''}`,
+    name: `${dataset.name}-orphans${Math.round(share * 100)}${side === 0 ? '-first' : ''}${hash === 'fnv' ? '-fnv' : ''}`,
     sides: dataset.sides.map((s, k) =>
       k === side ? { ...s, rows: s.rows.filter((r) => !removed.has(r.id)) } : s,
     ),
@@ -409,6 +449,11 @@ export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number 
   return truth.length ? matched / truth.length : 1;
 }
 
+/** The resolver's key of a benchmark listing: as `--direct` builds it, or as the ingest does. */
+function recordKey(side: DatasetSide | undefined, id: string, direct: boolean): string {
+  return direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+}
+
 /**
  * Why true pairs were missed: not proposed by blocking, refused as a hard conflict, scored
  * below the mutual-best bar, or scored high enough yet left out (the one-to-one rule gave a
@@ -417,8 +462,7 @@ export function oneToOneCeiling(truth: ReadonlyArray<[string, string]>): number 
 function missedPairs(dataset: Dataset, direct: boolean, predicted: Set<string>) {
   if (!lastCandidates || dataset.matches.length === 0) return null;
   const [left, right] = dataset.sides;
-  const key = (side: DatasetSide | undefined, id: string) =>
-    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
   const bar = { ...DEFAULTS, ...resolveOptions }.mutualBestThreshold;
   const missed = { notCandidate: 0, conflict: 0, belowBar: 0, partnerTaken: 0 };
   let candidates = 0;
@@ -447,8 +491,7 @@ export function predictedByPath(
 ): Record<string, { right: number; wrong: number }> | null {
   if (!lastCandidates) return null;
   const [left, right] = dataset.sides;
-  const key = (side: DatasetSide | undefined, id: string) =>
-    direct ? `${side?.retailer}\u0000${id}` : `${slugify(side?.retailer ?? '') || 'retailer'}:${id}`;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
   const gold = new Set(dataset.matches.map(([a, b]) => `${a}\u0000${b}`));
   const out: Record<string, { right: number; wrong: number }> = {};
   for (const pair of predicted) {
@@ -463,6 +506,43 @@ export function predictedByPath(
     out[band] = row;
   }
   return out;
+}
+
+/**
+ * `--list`: one line per wrong merge (`WRONG`) and per missed true pair (`MISSED`), with the
+ * candidate pair's method and probability (or why it was never scored) and both listings'
+ * title and model column, so the errors can be grouped by cause rather than read as figures.
+ */
+export function listErrors(dataset: Dataset, direct: boolean, predicted: Set<string>): string[] {
+  if (!lastCandidates) return [];
+  const [left, right] = dataset.sides;
+  const key = (side: DatasetSide | undefined, id: string) => recordKey(side, id, direct);
+  const rowsOf = (side: DatasetSide | undefined) => new Map((side?.rows ?? []).map((r) => [r.id, r]));
+  const leftRows = rowsOf(left);
+  const rightRows = rowsOf(right);
+  const show = (r: DatasetRow | undefined) =>
+    r ? `${r.title}${r.model ? ` [${r.model}]` : ''}${r.price ? ` ${r.price}` : ''}` : '?';
+  const how = (a: string, b: string) => {
+    const scored = lastCandidates!.get(`${key(left, a)}\u0000${key(right, b)}`);
+    if (!scored) return 'not a candidate';
+    return `${scored.method} ${scored.probability.toFixed(3)}${scored.conflict ? ' conflict' : ''}`;
+  };
+  const gold = new Set(dataset.matches.map(([a, b]) => `${a}\u0000${b}`));
+  const lines: string[] = [];
+  for (const pair of [...predicted].sort()) {
+    if (gold.has(pair)) continue;
+    const [a, b] = pair.split('\u0000') as [string, string];
+    lines.push(
+      `  WRONG  ${dataset.name} ${how(a, b)} | ${show(leftRows.get(a))} || ${show(rightRows.get(b))}`,
+    );
+  }
+  for (const [a, b] of dataset.matches) {
+    if (predicted.has(`${a}\u0000${b}`)) continue;
+    lines.push(
+      `  MISSED ${dataset.name} ${how(a, b)} | ${show(leftRows.get(a))} || ${show(rightRows.get(b))}`,
+    );
+  }
+  return lines;
 }
 
 /** Resolves and scores one dataset. */
@@ -487,6 +567,7 @@ export async function evaluate(
       console.error(
         `  predicted, ${band.padEnd(26)} right ${paths[band]!.right}, wrong ${paths[band]!.wrong}`,
       );
+    if (list) for (const line of listErrors(dataset, direct, predicted)) console.error(line);
   }
   return { ...scorePairs(predicted, dataset.matches), seconds, pairs: predicted.size };
 }
@@ -515,6 +596,7 @@ async function main(argv: string[]): Promise<void> {
   const direct = argv.includes('--direct');
   const dataFlag = argv.indexOf('--data');
   explain = argv.includes('--explain');
+  list = argv.includes('--list');
   const setFlag = argv.indexOf('--set');
   if (setFlag >= 0) resolveOptions = parseResolveOptions(argv[setFlag + 1] ?? '');
   // The default is ../shared/data/er relative to the repo root, wherever this runs from.
@@ -555,6 +637,11 @@ async function main(argv: string[]): Promise<void> {
   const sideName = sideFlag >= 0 ? argv[sideFlag + 1] : 'second';
   if (sideName !== 'first' && sideName !== 'second') throw new Error('--orphan-side expects first or second');
   const side = sideName === 'first' ? 0 : 1;
+  const hashFlag = argv.indexOf('--orphan-hash');
+  const hashName = hashFlag >= 0 ? argv[hashFlag + 1] : 'mixed';
+  if (hashName !== 'mixed' && hashName !== 'fnv' && hashName !== 'both')
+    throw new Error('--orphan-hash expects mixed, fnv or both');
+  const hashes: OrphanHash[] = hashName === 'both' ? ['mixed', 'fnv'] : [hashName];
   const loadedSets = (argv.includes('--demo-only') ? [] : dirs).map(loadDataset);
   if (argv.includes('--demo-pairs')) {
     const pairsWork = mkdtempSync(join(tmpdir(), 'shelf-eval-pairs-'));
@@ -570,7 +657,8 @@ async function main(argv: string[]): Promise<void> {
     rmSync(pairsWork, { recursive: true, force: true });
   }
   for (const loaded of loadedSets) {
-    for (const dataset of orphans > 0 ? [loaded, withOrphans(loaded, orphans, side)] : [loaded]) {
+    const copies = orphans > 0 ? hashes.map((h) => withOrphans(loaded, orphans, side, h)) : [];
+    for (const dataset of [loaded, ...copies]) {
       const r = await evaluate(dataset, direct);
       results[dataset.name] = { precision: r.precision, recall: r.recall, f1: r.f1 };
       rows.push(row(dataset.name, r, r.pairs, dataset.matches.length, r.seconds));

@@ -7,7 +7,7 @@
  * (the shared code scores as the strongest evidence of one item there is).
  */
 import { brandsAgree } from './brand.js';
-import { extractModelNumbers } from './model-number.js';
+import { type CodeRules, DEFAULT_CODE_RULES, extractModelNumbers } from './model-number.js';
 
 /**
  * Opens the clause naming the product served. `for` alone is enough: what follows it is
@@ -34,7 +34,7 @@ export interface Serves {
 const NO_CODES: Serves = { codes: [] };
 
 /** Reads the {@link Serves} clause of a title. */
-export function servesClause(title: string): Serves | null {
+export function servesClause(title: string, rules: CodeRules = DEFAULT_CODE_RULES): Serves | null {
   const m = SERVES.exec(title);
   if (!m) return null;
   const after = title.slice(m.index + m[0].length);
@@ -43,8 +43,8 @@ export function servesClause(title: string): Serves | null {
   // Most clauses name a platform or audience (`for Mac`, `for Kids`): no digit, no code.
   if (!/\d/.test(clause)) return NO_CODES;
   const rest = `${title.slice(0, m.index)} ${end < 0 ? '' : after.slice(end)}`;
-  const own = new Set(extractModelNumbers(rest));
-  return { codes: extractModelNumbers(clause).filter((c) => !own.has(c)) };
+  const own = new Set(extractModelNumbers(rest, rules));
+  return { codes: extractModelNumbers(clause, rules).filter((c) => !own.has(c)) };
 }
 
 /** What {@link servesTheOther} needs of each listing (a subset of its features). */

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { carriedGroups } from './carry.js';
+import { buildCorpus } from './features.js';
 import { type ResolveRecord, resolveListings } from './index.js';
 import { rec } from './records.fixture.js';
+import { DEFAULT_RULES } from './score.js';
 
 /** The product (by previous id or keys) of each listing key. */
 function productOf(records: ResolveRecord[]) {
@@ -71,6 +74,27 @@ describe('carry-over of the previous snapshot', () => {
         [null, ['b:1']],
       ]),
     );
+  });
+
+  it('judges carried listings with the rules of the run, not always the default ones', () => {
+    // two of one maker's bulbs whose own codes conflict, sharing only a spec code (`PAR38`)
+    const records = [
+      rec('a:1', 'a', 'Sylvania 75W PAR38 Smart Light Bulb SYSM86X6756', {
+        brand: 'Sylvania',
+        mpn: 'SYSM86X6756',
+        previousProduct: 'p1',
+      }),
+      rec('b:1', 'b', 'Sylvania 75W PAR38 Smart Light Bulb SYSM26Q2786', {
+        brand: 'Sylvania',
+        previousProduct: 'p1',
+      }),
+    ];
+    const corpus = buildCorpus(records);
+    // by default the own codes decide: the second listing goes free
+    expect(carriedGroups(records, corpus).groups).toEqual([[0]]);
+    // with ownCodeDecides off, the shared code makes them one model, here as in scoring
+    const off = carriedGroups(records, corpus, { ...DEFAULT_RULES, ownCodeDecides: false });
+    expect(off.groups).toEqual([[0, 1]]);
   });
 
   it('without previous products, products carry no previousId', () => {

@@ -14,7 +14,7 @@
  * evidence later (two carried products never merge on a title score; see cluster.ts).
  */
 import type { Corpus } from './features.js';
-import { scorePair } from './score.js';
+import { DEFAULT_RULES, type ScoreRules, scorePair } from './score.js';
 import type { ResolveRecord } from './types.js';
 
 /** The previous products to carry: groups of record indexes and each record's group (-1 = free). */
@@ -30,7 +30,13 @@ const GTIN_DIFFERS = 2;
 const STATED_BRANDS_DIFFER = 4;
 
 /** True when the two records' evidence says they are different products. */
-function contradicts(records: readonly ResolveRecord[], corpus: Corpus, i: number, j: number): boolean {
+function contradicts(
+  records: readonly ResolveRecord[],
+  corpus: Corpus,
+  i: number,
+  j: number,
+  rules: ScoreRules,
+): boolean {
   const a = corpus.features[i]!;
   const b = corpus.features[j]!;
   if (a.source === b.source) {
@@ -41,17 +47,23 @@ function contradicts(records: readonly ResolveRecord[], corpus: Corpus, i: numbe
       (a.brand !== '' && a.brand === b.brand && a.primaryModel !== null && a.primaryModel === b.primaryModel);
     if (!sameItem) return true;
   }
-  const s = scorePair(records, corpus, i, j);
+  const s = scorePair(records, corpus, i, j, rules);
   return s.conflict || s.levels[2] === GTIN_DIFFERS || s.levels[3] === STATED_BRANDS_DIFFER;
 }
 
 /**
- * The listings of each previous product that may stay together. Within a product, the listings
+ * The listings of each previous product that may stay together, judged with the scoring rules
+ * of the run (`rules`: the resolver's options, so a rule switched off for an ablation is off
+ * here too). Within a product, the listings
  * that contradict the fewest others are kept first (ties: input order), and a listing that
  * contradicts one already kept goes free, so one retitled or re-coded listing leaves its
  * product rather than taking the product's id with it.
  */
-export function carriedGroups(records: readonly ResolveRecord[], corpus: Corpus): Carried {
+export function carriedGroups(
+  records: readonly ResolveRecord[],
+  corpus: Corpus,
+  rules: ScoreRules = DEFAULT_RULES,
+): Carried {
   const byPrevious = new Map<string, number[]>();
   records.forEach((r, i) => {
     if (!r.previousProduct) return;
@@ -63,7 +75,7 @@ export function carriedGroups(records: readonly ResolveRecord[], corpus: Corpus)
   const groups: number[][] = [];
   const ids: string[] = [];
   for (const [id, members] of byPrevious) {
-    const kept = members.length === 1 ? members : consistentMembers(records, corpus, members);
+    const kept = members.length === 1 ? members : consistentMembers(records, corpus, members, rules);
     for (const m of kept) pin[m] = groups.length;
     groups.push(kept);
     ids.push(id);
@@ -71,13 +83,18 @@ export function carriedGroups(records: readonly ResolveRecord[], corpus: Corpus)
   return { groups, pin, ids };
 }
 
-function consistentMembers(records: readonly ResolveRecord[], corpus: Corpus, members: number[]): number[] {
+function consistentMembers(
+  records: readonly ResolveRecord[],
+  corpus: Corpus,
+  members: number[],
+  rules: ScoreRules,
+): number[] {
   const k = members.length;
   const clash = new Uint8Array(k * k);
   const count = new Int32Array(k);
   for (let x = 0; x < k; x++)
     for (let y = x + 1; y < k; y++)
-      if (contradicts(records, corpus, members[x]!, members[y]!)) {
+      if (contradicts(records, corpus, members[x]!, members[y]!, rules)) {
         clash[x * k + y] = clash[y * k + x] = 1;
         count[x]!++;
         count[y]!++;

@@ -8,7 +8,13 @@ import { type ModelParts, splitModel } from './base-model.js';
 import { BrandLexicon, normalizeBrand } from './brand.js';
 import { type Edition, extractEdition } from './editions.js';
 import { extractMeasures, type Measures } from './measures.js';
-import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
+import {
+  type CodeRules,
+  DEFAULT_CODE_RULES,
+  extractModelNumbers,
+  isStatedModelNumber,
+  normalizeModelNumber,
+} from './model-number.js';
 import { charNgrams, colorFamilies, colorFamiliesOf, tokenize } from './tokens.js';
 import type { ResolveRecord } from './types.js';
 import { type SparseVector, VectorPool } from './vector.js';
@@ -202,15 +208,15 @@ export type FactInput = Pick<ResolveRecord, 'title' | 'description' | 'mpn' | 'c
 type CodeFacts = Pick<RecordFacts, 'titleCodes' | 'mpn' | 'descCodes' | 'serves'>;
 type TitleFacts = Omit<RecordFacts, keyof CodeFacts>;
 
-/** The model numbers a record names, and the title's "for …" clause. */
-function codeFacts(r: FactInput): CodeFacts {
+/** The model numbers a record names, and the title's "for …" clause, read by `rules`. */
+function codeFacts(r: FactInput, rules: CodeRules): CodeFacts {
   // read once: a record may fetch its description from outside the heap (ingest/run.ts)
   const description = r.description;
   return {
-    titleCodes: extractModelNumbers(r.title),
+    titleCodes: extractModelNumbers(r.title, rules),
     mpn: r.mpn ? normalizeModelNumber(r.mpn) : '',
-    descCodes: description ? extractModelNumbers(description) : NO_STRINGS,
-    serves: servesClause(r.title),
+    descCodes: description ? extractModelNumbers(description, rules) : NO_STRINGS,
+    serves: servesClause(r.title, rules),
   };
 }
 
@@ -238,9 +244,12 @@ function titleFacts(r: FactInput, words: () => readonly string[]): TitleFacts {
   };
 }
 
-/** {@link RecordFacts} of one record. */
+/**
+ * {@link RecordFacts} of one record under the default code rules (the only ones another
+ * thread computes them with: {@link buildCorpus} ignores given facts under other rules).
+ */
 export function recordFacts(r: FactInput): RecordFacts {
-  return { ...codeFacts(r), ...titleFacts(r, () => tokenize(r.title)) };
+  return { ...codeFacts(r, DEFAULT_CODE_RULES), ...titleFacts(r, () => tokenize(r.title)) };
 }
 
 /**
@@ -254,10 +263,16 @@ export interface FactSource {
 }
 
 /**
- * Computes {@link RecordFeatures} for every record plus the batch's term statistics; `facts`
- * gives the {@link RecordFacts} of the last records, computed elsewhere (the same values).
+ * Computes {@link RecordFeatures} for every record plus the batch's term statistics; `rules`
+ * are the code-reading rules of the run (model-number.ts); `facts` gives the
+ * {@link RecordFacts} of the last records, computed elsewhere (the same values), used only
+ * under the default code rules they were computed with.
  */
-export function buildCorpus(records: readonly ResolveRecord[], facts?: FactSource): Corpus {
+export function buildCorpus(
+  records: readonly ResolveRecord[],
+  rules: CodeRules = DEFAULT_CODE_RULES,
+  facts?: FactSource,
+): Corpus {
   const lexicon = new BrandLexicon();
   for (const r of records) lexicon.add(normalizeBrand(r.brand));
 
@@ -316,17 +331,20 @@ export function buildCorpus(records: readonly ResolveRecord[], facts?: FactSourc
   const codeString = (c: string): string => codeStrings.of(c, c);
   // the facts given for the last records, taken when the first of them is reached
   let given: readonly RecordFacts[] | null = null;
+  const defaultRules = (Object.keys(DEFAULT_CODE_RULES) as (keyof CodeRules)[]).every(
+    (k) => rules[k] === DEFAULT_CODE_RULES[k],
+  );
   const factsOf = (index: number): RecordFacts | null => {
-    if (!facts || index < facts.from) return null;
+    if (!facts || !defaultRules || index < facts.from) return null;
     given ??= facts.take();
     return given[index - facts.from]!;
   };
   const raw = records.map((r, index) => {
     const tokens = titleTokens[index]!;
-    const codes = factsOf(index) ?? codeFacts(r);
+    const codes = factsOf(index) ?? codeFacts(r, rules);
     const titleCodes = codes.titleCodes.filter((c) => !isNameWithVersion(c)).map(codeString);
     const mpn = codes.mpn ? codeString(codes.mpn) : '';
-    if (mpn && isModelNumberLike(mpn) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
+    if (mpn && isStatedModelNumber(mpn, rules) && !titleCodes.includes(mpn)) titleCodes.push(mpn);
     const descCodes = codes.descCodes
       .filter((c) => !titleCodes.includes(c) && !isNameWithVersion(c))
       .map(codeString);
@@ -401,7 +419,7 @@ export function buildCorpus(records: readonly ResolveRecord[], facts?: FactSourc
   const features = raw.map((x, index): RecordFeatures => {
     const { r } = x;
     let primaryModel: string | null = null;
-    if (x.mpn && isModelNumberLike(x.mpn)) primaryModel = x.mpn;
+    if (x.mpn && isStatedModelNumber(x.mpn, rules)) primaryModel = x.mpn;
     else {
       let best = Number.POSITIVE_INFINITY;
       for (const c of x.ownCodes) {

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractModelNumbers, isModelNumberLike, normalizeModelNumber } from './model-number.js';
+import {
+  DEFAULT_CODE_RULES,
+  extractModelNumbers,
+  isModelNumberLike,
+  isStatedModelNumber,
+  normalizeModelNumber,
+} from './model-number.js';
 
 describe('extractModelNumbers', () => {
   it.each([
@@ -93,5 +99,30 @@ describe('extractModelNumbers: finish codes after #', () => {
   it('keeps a # finish code on its model (WST709W#45SB), so two finishes stay two codes', () => {
     expect(extractModelNumbers('TOTO Toilet Seat WST709W#45SB')).toContain('WST709W45SB');
     expect(extractModelNumbers('TOTO Toilet Seat WST709W#45SB')).not.toContain('WST709W');
+  });
+
+  it('reads a long number followed by a unit word as a quantity, not a catalogue number', () => {
+    // the demo pairs' wrong merge of two makers' furnaces on `100000`, Amazon-Google's page packs
+    expect(extractModelNumbers('Goodman Gas Furnace, 100000 BTU/h, 80%, Two-Stage')).toEqual([]);
+    expect(extractModelNumbers('acrobat capture page pack - license - 100000 pages - win')).toEqual([]);
+    expect(extractModelNumbers('Lexmark Toner 3741001 - Black')).toEqual(['3741001']);
+    const off = { ...DEFAULT_CODE_RULES, numberBeforeUnitIsQuantity: false };
+    expect(extractModelNumbers('Goodman Gas Furnace, 100000 BTU/h', off)).toEqual(['100000']);
+  });
+});
+
+describe('isStatedModelNumber', () => {
+  it('takes a stated model mixing letters and digits even where free text reads a unit', () => {
+    // `66Ms` reads as 66 milliseconds in a title; in the feed's model column it is the model
+    expect(isModelNumberLike('66MS')).toBe(false);
+    expect(isStatedModelNumber('66MS')).toBe(true);
+    expect(isStatedModelNumber('10MS')).toBe(true);
+    expect(isStatedModelNumber('66MS', { ...DEFAULT_CODE_RULES, statedModelIsCode: false })).toBe(false);
+  });
+
+  it('still refuses versions, standards, words and bare short numbers', () => {
+    // codes under four characters stay out, as in free text (`GR4`)
+    for (const code of ['V2', 'R11', 'DDR3', 'BLACK', '1234', 'AB', 'GR4', 'X3I'])
+      expect(isStatedModelNumber(code)).toBe(false);
   });
 });

@@ -9,6 +9,17 @@
 const UNIT_CODE =
   /^\d+(?:GB|MB|TB|KB|GHZ|MHZ|KHZ|HZ|W|WATTS?|V|VAC|VDC|A|MAH|MM|CM|M|IN|INCH|INCHES|FT|FEET|LB|LBS|OZ|MP|X|P|I|K|PK|PACK|PCS?|USERS?|U|RPM|DB|BIT|BITS|PORTS?|CH|CHANNEL|D|TH|ST|ND|RD|S|MBPS|GBPS|KBPS|PPM|DPI|MIN|HR|HRS|YR|YRS|YEARS?|DAYS?|CD|DVD|ML|L|G|KG|QT|GAL|SEC|MS|NITS?|LUMENS?|CLIENTS?|SEATS?|LIC|DISCS?|DISC|DISK)$/;
 
+/**
+ * Unit words written apart from their number. One letter is too ambiguous here (`3741001 A`
+ * may be a catalogue number and a grade), so a unit needs two letters or more.
+ */
+const UNIT_WORD =
+  /^(?:GB|MB|TB|KB|GHZ|MHZ|KHZ|HZ|WATTS?|VAC|VDC|MAH|MM|CM|IN|INCH|INCHES|FT|FEET|LBS?|OZ|MP|PK|PACK|PCS?|USERS?|RPM|DB|BITS?|PORTS?|MBPS|GBPS|KBPS|PPM|DPI|MIN|HRS?|HOURS?|YRS?|YEARS?|DAYS?|ML|KG|QT|GAL|GALLONS?|SEC|NITS?|LUMENS?|CLIENTS?|SEATS?|BTUH?|PAGES?|SHEETS?|CALORIES|MILES?)$/;
+
+function isUnitWord(chunk: string | undefined): boolean {
+  return chunk !== undefined && UNIT_WORD.test(chunk.toUpperCase());
+}
+
 /** Version markers (`V11`, `R5`) identify a release, not a product. */
 const VERSION_CODE = /^[VR]\d{1,2}$/;
 
@@ -92,11 +103,38 @@ function isCountedWord(chunk: string, shouted: boolean): boolean {
   return parts.some((p) => /^[A-Za-z]{3,}$/.test(p) && p !== p.toUpperCase());
 }
 
+/** Which optional code-reading rules are on (`ResolveOptions` of the same names). */
+export interface CodeRules {
+  /** A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a code. */
+  numberBeforeUnitIsQuantity: boolean;
+  /**
+   * A feed's stated model number of four characters or more is a code when it mixes letters
+   * and digits, even where free text would read it as a measurement (`66Ms`: milliseconds).
+   */
+  statedModelIsCode: boolean;
+}
+
+export const DEFAULT_CODE_RULES: CodeRules = { numberBeforeUnitIsQuantity: true, statedModelIsCode: true };
+
+/**
+ * Whether a feed's stated model number (normalized) is one: as in free text, or with
+ * {@link CodeRules.statedModelIsCode} any code of 4 to 24 characters mixing letters and digits
+ * that is not a version (`V2`) or a standard name (`DDR3`): the feed says it is the model, so
+ * a unit it looks like (`66MS`) is not read into it. Shorter stated codes (`GR4`, `Z9I`) stay
+ * out, as in free text: on a structured Abt-Buy (Abt's trailing code as its model column) they
+ * met the other side's catalogue numbers as "codes of two schemes" and cost 4 right pairs.
+ */
+export function isStatedModelNumber(code: string, rules: CodeRules = DEFAULT_CODE_RULES): boolean {
+  if (isModelNumberLike(code)) return true;
+  if (!rules.statedModelIsCode || code.length < 4 || code.length > 24) return false;
+  return /\d/.test(code) && /[A-Z]/.test(code) && !VERSION_CODE.test(code) && !STANDARD_CODES.has(code);
+}
+
 /**
  * Model-number candidates found in text, normalized and de-duplicated, in order of
  * appearance. `'Sony Turntable - PSLX350H'` and `'Sony PS-LX350H'` both give `PSLX350H`.
  */
-export function extractModelNumbers(text: string): string[] {
+export function extractModelNumbers(text: string, rules: CodeRules = DEFAULT_CODE_RULES): string[] {
   const found = new Set<string>();
   // Slashes and whitespace end a code (`PSLX350H/ Belt Drive`, `10/100`); hyphens and dots
   // inside a chunk are separators within one code.
@@ -107,11 +145,16 @@ export function extractModelNumbers(text: string): string[] {
     .replace(/\b([A-Za-z0-9][A-Za-z0-9-]*\d[A-Za-z0-9-]*)\/([A-Za-z][A-Za-z0-9]{0,3})\b(?!\/)/g, '$1$2')
     .replace(/\b([A-Za-z0-9-]*\d[A-Za-z0-9-]*)#([A-Za-z0-9]{1,6})\b/g, '$1$2');
   const shouted = !/[a-z]/.test(text);
-  for (const chunk of joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/)) {
+  const chunks = joined.split(/[\s/,;:()[\]{}"'|+*&!?<>=#]+/);
+  for (let k = 0; k < chunks.length; k++) {
+    const chunk = chunks[k]!;
     // Every model number has a digit (isModelNumberLike), so a chunk without one is a word.
     if (!HAS_DIGIT.test(chunk)) continue;
     const trimmed = chunk.replace(/^[-_.]+|[-_.]+$/g, '');
     if (!trimmed) continue;
+    // A number followed by a unit word is a quantity (`100000 BTU/h`, `100000 pages`), not a
+    // catalogue number, however many digits it has.
+    if (rules.numberBeforeUnitIsQuantity && /^\d+$/.test(trimmed) && isUnitWord(chunks[k + 1])) continue;
     // Versions and releases (`v.17.0`, `r11.5`, `v4.0c`, `v.8by`) name a release, not a product.
     if (/^[vr]\.?\s?\d+(?:\.\d+)+[a-z]?$/i.test(trimmed) || /^v\.\d/i.test(trimmed)) continue;
     // Prices, decimals and version ranges (`1299.99`, `8.0-2004`) are not catalogue numbers.

@@ -26,6 +26,10 @@ export const DEFAULTS: Required<ResolveOptions> = {
   statedBrandVeto: true,
   ownCodeDecides: true,
   statedBrandVetoCodes: true,
+  codeEndsAtBoundary: true,
+  suffixColorDecides: true,
+  numberBeforeUnitIsQuantity: true,
+  statedModelIsCode: true,
 };
 
 /**
@@ -174,7 +178,7 @@ function scoreAll(
   opts: Required<ResolveOptions>,
   facts?: FactSource,
 ): ScoredCandidates {
-  const corpus = buildCorpus(records, facts);
+  const corpus = buildCorpus(records, opts, facts);
   const ends = candidateEnds(corpus, opts);
   const pairCount = ends.length / 2;
   const levels = new Uint8Array(pairCount * FEATURES.length);
@@ -242,7 +246,7 @@ export function resolveListings(
   const scored = scoreAll(records, opts, facts);
   const { corpus, learned } = scored;
   const sameItem = sameItemGroups(corpus);
-  const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus) : null;
+  const carried = records.some((r) => r.previousProduct) ? carriedGroups(records, corpus, opts) : null;
   const { clusters, confidence, matchOf } = clusterRecords(
     corpus.features.map((f) => f.source),
     sameItem.groups,

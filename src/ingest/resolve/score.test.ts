@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildCorpus } from './features.js';
+import { DEFAULT_CODE_RULES } from './model-number.js';
 import { DEFAULT_RULES, FEATURES, scorePair } from './score.js';
 import type { ResolveRecord } from './types.js';
 
-function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>, rules = DEFAULT_RULES) {
+function score(
+  a: Partial<ResolveRecord>,
+  b: Partial<ResolveRecord>,
+  rules = DEFAULT_RULES,
+  codeRules = DEFAULT_CODE_RULES,
+) {
   const records: ResolveRecord[] = [
     { key: 'a', source: 'a', title: '', ...a },
     { key: 'b', source: 'b', title: '', ...b },
@@ -15,7 +21,7 @@ function score(a: Partial<ResolveRecord>, b: Partial<ResolveRecord>, rules = DEF
       'Sony Camera DSCW120',
     ].map((title, i): ResolveRecord => ({ key: `x${i}`, source: 'x', title })),
   ];
-  return scorePair(records, buildCorpus(records), 0, 1, rules);
+  return scorePair(records, buildCorpus(records, codeRules), 0, 1, rules);
 }
 
 describe('scorePair', () => {
@@ -119,7 +125,7 @@ describe('scorePair', () => {
     const decided = score(bulbs[0], bulbs[1]);
     expect(decided.conflict).toBe(true);
     expect(decided.model).toBe(-1);
-    const before = score(bulbs[0], bulbs[1], { ownCodeDecides: false });
+    const before = score(bulbs[0], bulbs[1], { ...DEFAULT_RULES, ownCodeDecides: false });
     expect(before.model).toBe(1);
     expect(before.conflict).toBe(false);
     // a series code beside the own codes of two variants (`HX7565/51`, `HX7565/50`)
@@ -128,6 +134,46 @@ describe('scorePair', () => {
       { title: 'Philips Sonicare DiamondClean Toothbrush HX7565/50 - Green', mpn: 'HX7565/50' },
     );
     expect(brushes.conflict).toBe(true);
+  });
+
+  it('does not read a code inside a longer code of the other listing (NV276 in NV276BL)', () => {
+    // the demo pairs' wrong merge: a white vacuum and its black sibling, one code the other's base
+    const white = { title: 'Shark Stratos Upright Vacuum, 10.4 lb, Standard, White (NV276)', mpn: 'NV276' };
+    const black = { title: 'Stratos Standard Upright Vacuum in Black - Shark NV276BL', mpn: 'NV276BL' };
+    const decided = score(white, black);
+    expect(decided.levels[1]).not.toBe(3); // not "found in the other's text"
+    expect(decided.variantConflict).toBe(true);
+    expect(decided.conflict).toBe(true);
+    const before = score(white, black, {
+      ...DEFAULT_RULES,
+      codeEndsAtBoundary: false,
+      suffixColorDecides: false,
+    });
+    expect(before.model).toBe(1);
+    expect(before.conflict).toBe(false);
+    // the boundary alone leaves the codes' own relation (compatible), not a variant
+    const boundaryOnly = score(white, black, { ...DEFAULT_RULES, suffixColorDecides: false });
+    expect(boundaryOnly.levels[1]).toBe(4);
+    expect(boundaryOnly.conflict).toBe(false);
+  });
+
+  it('keeps two shredders apart whose stated models are short (Fellowes 54Ci / 66Ms)', () => {
+    const a = { title: 'Fellowes 54Ci Paper Shredder', mpn: '54Ci', brand: 'Fellowes' };
+    const b = { title: 'Fellowes 66Ms Paper Shredder', mpn: '66Ms', brand: 'Fellowes' };
+    expect(score(a, b).conflict).toBe(true);
+    const before = score(a, b, { ...DEFAULT_RULES }, { ...DEFAULT_CODE_RULES, statedModelIsCode: false });
+    expect(before.conflict).toBe(false);
+  });
+
+  // codes written with spaces, a region suffix the other omits, a color suffix both titles name
+  it.each([
+    ['Sony Bravia 40" LCD HDTV - KDL40V4100', 'Sony KDL 40V4100 Bravia 40 inch LCD TV'],
+    ['Netgear 5-Port Switch FS105', 'Netgear ProSafe Switch FS105NA'],
+    ['Shark Stratos Upright Vacuum in Black (NV276)', 'Shark Stratos Upright Vacuum, Black - NV276BL'],
+  ])('still reads one model in %s / %s', (a, b) => {
+    const s = score({ title: a }, { title: b });
+    expect(s.model).toBe(1);
+    expect(s.conflict).toBe(false);
   });
 
   it('still matches two listings sharing their own code beside other codes', () => {

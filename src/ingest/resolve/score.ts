@@ -7,7 +7,7 @@
  */
 
 import { servesTheOther } from './accessory.js';
-import { type ModelRelation, relateSplit } from './base-model.js';
+import { type ModelRelation, relateSplit, splitModel } from './base-model.js';
 import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
 import { type Corpus, compactTextOf, type RecordFeatures } from './features.js';
@@ -132,9 +132,61 @@ const RELATION_RANK: Record<ModelRelation, number> = {
   unrelated: 0,
 };
 
-/** Whether a title code of `codes` (5+ characters) is written, perhaps with spaces, in `other`'s text. */
-function codeInText(codes: readonly string[], other: RecordFeatures): boolean {
-  for (const c of codes) if (c.length >= 5 && compactTextOf(other).includes(c)) return true;
+/**
+ * Whether a title code of `codes` (5+ characters) is written, perhaps with spaces, in `other`'s
+ * text. With `atBoundary`, not where the other's text continues it with a variant suffix:
+ * `NV276` inside `NV276BL` is the base of another code, a color of it, whose relation to this
+ * one the codes themselves decide (see {@link relateSplit}). A continuation that is no variant
+ * suffix still counts (`XMH10` in `XMH10A`, `SD1100` in `SD1100ISB`).
+ */
+function codeInText(codes: readonly string[], other: RecordFeatures, atBoundary: boolean): boolean {
+  for (const c of codes) {
+    if (c.length < 5 || !compactTextOf(other).includes(c)) continue;
+    if (!atBoundary || writtenAsItself(c, other)) return true;
+  }
+  return false;
+}
+
+/**
+ * For each record that gets this far, which characters of its compact text (title,
+ * description and MPN, upper-case alphanumerics only; see {@link compactTextOf}) end a written
+ * token: 1 where the original text has a separator or its end right after that character.
+ * Built on first use, like the compact text, and dropped with the record's features.
+ */
+const tokenEnds = new WeakMap<RecordFeatures, Uint8Array>();
+
+function tokenEndsOf(f: RecordFeatures): Uint8Array {
+  let ends = tokenEnds.get(f);
+  if (ends === undefined) {
+    const r = f.record;
+    // the same text and the same filter as compactTextOf, so positions line up
+    const text = `${r.title} ${r.description ?? ''} ${r.mpn ?? ''}`.toUpperCase();
+    ends = new Uint8Array(compactTextOf(f).length);
+    let at = -1;
+    for (let k = 0; k < text.length; k++) {
+      const ch = text.charCodeAt(k);
+      if ((ch >= 48 && ch <= 57) || (ch >= 65 && ch <= 90)) at++;
+      else if (at >= 0) ends[at] = 1;
+    }
+    if (at >= 0) ends[at] = 1;
+    tokenEnds.set(f, ends);
+  }
+  return ends;
+}
+
+/** Whether `code` occurs in the record's text other than as the base of a variant suffix. */
+function writtenAsItself(code: string, other: RecordFeatures): boolean {
+  const compact = compactTextOf(other);
+  const ends = tokenEndsOf(other);
+  for (let at = compact.indexOf(code); at >= 0; at = compact.indexOf(code, at + 1)) {
+    const last = at + code.length - 1;
+    if (ends[last] === 1) return true;
+    let stop = last + 1;
+    while (stop < compact.length && ends[stop] !== 1) stop++;
+    // what the text goes on with, to the end of its token
+    const tail = compact.slice(last + 1, stop + 1);
+    if (splitModel(code + tail).base !== code) return true;
+  }
   return false;
 }
 
@@ -160,9 +212,25 @@ export interface ScoreRules {
    * `10GBE`, the `HX7565` of `HX7565/51` / `HX7565/50`) — does not make them one model.
    */
   ownCodeDecides: boolean;
+  /**
+   * A code found in the other listing's text counts only where it ends at a token boundary
+   * there or goes on with something other than a variant suffix (`NV276` is not read inside
+   * `NV276BL`, a color of it); otherwise the codes' own relation decides.
+   */
+  codeEndsAtBoundary: boolean;
+  /**
+   * Two codes where one is the other plus a suffix the other omits (`NV276` / `NV276BL`,
+   * `compatible`) name two variants when the listings' colors differ (`White` / `in Black`):
+   * the suffix is the color the shorter code's listing is not.
+   */
+  suffixColorDecides: boolean;
 }
 
-export const DEFAULT_RULES: ScoreRules = { ownCodeDecides: true };
+export const DEFAULT_RULES: ScoreRules = {
+  ownCodeDecides: true,
+  codeEndsAtBoundary: true,
+  suffixColorDecides: true,
+};
 
 /** Model-number evidence of a pair, from the rare codes each record carries (features.ts). */
 function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules): ModelEvidence {
@@ -204,10 +272,11 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   )
     return IN_TEXT;
   // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
-  if (codeInText(aTitle, b) || codeInText(bTitle, a)) return IN_TEXT;
+  const atBoundary = rules.codeEndsAtBoundary;
+  if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) return IN_TEXT;
   switch (best) {
     case 'compatible':
-      return COMPATIBLE;
+      return rules.suffixColorDecides && colorsDiffer(a, b) ? VARIANT : COMPATIBLE;
     case 'variant':
       return VARIANT;
     case 'conflict':
@@ -286,7 +355,7 @@ function scoreInto(
 
   // Different named colors are different variants, even when titles agree otherwise. Colors
   // read off titles are softer evidence than colors both feeds state.
-  const colorClash = a.colors.size > 0 && b.colors.size > 0 && !overlaps(a.colors, b.colors);
+  const colorClash = colorsDiffer(a, b);
   const colorStatedClash = colorClash && statedClash(a.colorValue, b.colorValue);
   const sizeClash = statedClash(a.sizeValue, b.sizeValue);
   if (colorClash) add('color', colorStatedClash ? -3 : -2);
@@ -335,6 +404,11 @@ function scoreInto(
       m.model === -1 || editionPenalty >= HARD_EDITION_CONFLICT || colorStatedClash || sizeClash || accessory,
     method: levels[at + 2] === 1 ? 'gtin' : m.model === 1 ? 'model_number' : 'title_similarity',
   };
+}
+
+/** Both listings name colors (stated or in their titles), and none in common. */
+function colorsDiffer(a: RecordFeatures, b: RecordFeatures): boolean {
+  return a.colors.size > 0 && b.colors.size > 0 && !overlaps(a.colors, b.colors);
 }
 
 function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -140,4 +140,24 @@ export interface ResolveOptions {
    * posterior accepts them (docs/ingest.md, wave 7). Needs `statedBrandVeto`. Default true.
    */
   statedBrandVetoCodes?: boolean;
+  /**
+   * A code found in the other listing's text counts only where it ends at a token boundary
+   * there (`NV276` is not read inside `NV276BL`) (score.ts, `ScoreRules`). Default true.
+   */
+  codeEndsAtBoundary?: boolean;
+  /**
+   * One code being the other plus a suffix (`NV276` / `NV276BL`) names two variants when the
+   * listings' colors differ (score.ts, `ScoreRules`). Default true.
+   */
+  suffixColorDecides?: boolean;
+  /**
+   * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
+   * catalogue number (model-number.ts, `CodeRules`). Default true.
+   */
+  numberBeforeUnitIsQuantity?: boolean;
+  /**
+   * A feed's stated model number mixing letters and digits is a code even where free text
+   * would read it as a measurement (`66Ms`) (model-number.ts, `CodeRules`). Default true.
+   */
+  statedModelIsCode?: boolean;
 }
