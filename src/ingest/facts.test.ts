@@ -52,4 +52,15 @@ describe('resolver facts on a worker thread', () => {
     expect(taken).toEqual(records.map(recordFacts));
     expect(facts.fromWorker).toBeLessThan(records.length);
   });
+
+  it('are not asked for when the run reads codes by other rules than the defaults they were computed by', () => {
+    const computedElsewhere = {
+      from: 0,
+      take: () => {
+        throw new Error('facts computed under the default code rules were taken');
+      },
+    };
+    const rules = { statedModelIsCode: false };
+    expect(resolveListings(records, rules, computedElsewhere)).toEqual(resolveListings(records, rules));
+  });
 });
