@@ -80,7 +80,7 @@ export interface IngestOptions {
   spillAt?: number;
   /**
    * listings from which a run that keeps them in memory, with the default resolver, computes
-   * the resolver's per-record facts of part of them on a worker thread (default
+   * the resolver's per-record facts of part of them on a worker thread (default: never,
    * {@link FACTS_WORKER_AT}); the result is the same either way
    */
   factsWorkerAt?: number;
@@ -159,10 +159,13 @@ function spillThreshold(heapLimit: number = getHeapStatistics().heap_size_limit)
 }
 /**
  * Listings from which a run computes the resolver's per-record facts of its last listings on a
- * worker thread (facts.ts) while this one classifies and builds the records: below it, starting
- * the thread (≈ 0.3 s from the TypeScript sources) costs about what it saves.
+ * worker thread (facts.ts) while this one classifies and builds the records. Off by default
+ * (opt in with `factsWorkerAt`, e.g. 5,000: below that, starting the thread costs about what
+ * it saves): on the idle 2-core machine the 35k demo's classify + resolve took 14.1 s wall
+ * with it and 13.9 s without, and the listings' texts cloned to the worker raised the run's
+ * peak RSS from 972 to 1,194 MB (`npm run bench:ingest`, one run each, session 11).
  */
-const FACTS_WORKER_AT = 5_000;
+const FACTS_WORKER_AT = Number.MAX_SAFE_INTEGER;
 /**
  * Share of the listings whose facts the worker is given: this thread has classification and
  * the records to do first (≈ 0.45 of what computing every listing's facts costs), so the two
