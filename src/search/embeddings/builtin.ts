@@ -5,7 +5,7 @@ export const BUILTIN_DIMS = 256;
 /** positions each hashed feature touches (a sparse random index vector) */
 const FEATURE_SPREAD = 6;
 /** share of a word's own spelling in its vector; the rest is the company it keeps */
-const SELF_WEIGHT = 0.75;
+export const SELF_WEIGHT = 0.75;
 /** weight of the whole word next to each of its letter trigrams in the spelling vector */
 const WORD_WEIGHT = 2;
 
@@ -53,78 +53,6 @@ export function normalize(v: Float32Array): Float32Array {
 export const embeddingTerms = (text: string): string[] => words(text).map(fold);
 
 export const idf = (df: number, docs: number): number => Math.log(1 + docs / Math.max(1, df));
-
-export interface TermModel {
-  docs: number;
-  df: Map<string, number>;
-  vectors: Map<string, Float32Array>;
-}
-
-/**
- * Learns a vector per word from the catalog's own text: the word's spelling vector blended
- * with the idf-weighted spelling vectors of the words it appears beside (a one-pass
- * co-occurrence embedding). "fridge" and "refrigerator" end up close when listings use them
- * with the same neighbours; nothing is downloaded and nothing is specific to one catalog.
- */
-export function trainTermModel(documents: string[][], options: TermModelOptions = {}): TermModel {
-  const selfWeight = options.selfWeight ?? SELF_WEIGHT;
-  const D = BUILTIN_DIMS;
-  // terms numbered in first-seen order, each document as its distinct terms' numbers: the
-  // vectors below live in three flat arrays (V × 256 floats) instead of 3V small ones
-  const ids = new Map<string, number>();
-  const counts: number[] = [];
-  const distinct = documents.map((doc) => {
-    const unique = new Set(doc);
-    const row = new Int32Array(unique.size);
-    let k = 0;
-    for (const t of unique) {
-      let id = ids.get(t);
-      if (id === undefined) {
-        id = counts.length;
-        ids.set(t, id);
-        counts.push(0);
-      }
-      counts[id]!++;
-      row[k++] = id;
-    }
-    return row;
-  });
-  const terms = [...ids.keys()];
-  const docs = documents.length;
-  const weight = Float64Array.from(counts, (n) => idf(n, docs));
-  const spelling = new Float32Array(terms.length * D);
-  terms.forEach((t, id) => {
-    spellingVector(t, options.wordWeight, spelling.subarray(id * D, id * D + D));
-  });
-  const context = new Float32Array(terms.length * D);
-  const sum = new Float32Array(D);
-  for (const unique of distinct) {
-    if (unique.length < 2) continue;
-    sum.fill(0);
-    for (const id of unique) {
-      const w = weight[id]!;
-      const s = id * D;
-      for (let i = 0; i < D; i++) sum[i]! += w * spelling[s + i]!;
-    }
-    for (const id of unique) {
-      const w = weight[id]!;
-      const s = id * D;
-      for (let i = 0; i < D; i++) context[s + i]! += sum[i]! - w * spelling[s + i]!;
-    }
-  }
-  // a word's vector: its spelling blended with its normalized context (zero when it never
-  // shared a document with another word), unit length; written over the spelling vector
-  const df = new Map<string, number>();
-  const vectors = new Map<string, Float32Array>();
-  terms.forEach((t, id) => {
-    const c = normalize(context.subarray(id * D, id * D + D));
-    const v = spelling.subarray(id * D, id * D + D);
-    for (let i = 0; i < D; i++) v[i] = selfWeight * v[i]! + (1 - selfWeight) * c[i]!;
-    df.set(t, counts[id]!);
-    vectors.set(t, normalize(v));
-  });
-  return { docs, df, vectors };
-}
 
 /**
  * Embeds a bag of words with a term model: the idf-weighted sum of the word vectors.

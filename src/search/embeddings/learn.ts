@@ -1,6 +1,14 @@
 import { fold, words } from '../text.js';
 import { blobBytes, writeBlob } from '../vector-blob.js';
-import { embedTerms, type TermModelOptions, trainTermModel } from './builtin.js';
+import {
+  BUILTIN_DIMS,
+  embedTerms,
+  idf,
+  normalize,
+  SELF_WEIGHT,
+  spellingVector,
+  type TermModelOptions,
+} from './builtin.js';
 
 /**
  * The built-in embeddings of a catalog, computed from its product texts alone (no database,
@@ -24,11 +32,28 @@ export interface CatalogEmbeddings {
   productBlobs: Uint8Array;
 }
 
-/** Learns the term model of `texts` and embeds each text with it. */
+/**
+ * Learns a vector per word from the catalog's own text, and embeds each text with them. A
+ * word's vector is its spelling vector (builtin.ts) blended with the idf-weighted spelling
+ * vectors of the words it appears beside (a one-pass co-occurrence embedding): "fridge" and
+ * "refrigerator" end up close when listings use them with the same neighbours; nothing is
+ * downloaded and nothing is specific to one catalog. A text is embedded as the idf-weighted
+ * sum of its words' vectors (embedTerms).
+ *
+ * Most words of a catalog are in one text only (model codes: 90 % of the 35k demo's 44,000
+ * terms), and such a word's neighbours are that text's other words. So only the words of two
+ * or more texts keep float vectors for the whole run; a one-text word's vector is computed
+ * when its text is embedded, from that text's sum, and written out at once. The values are
+ * the same as holding every word's spelling and context at once (the same additions in the
+ * same order), for a tenth of the memory: V × 2 KB had been 90 MB at 35k products and most of
+ * a gigabyte at 560k (issue 20).
+ */
 export function learnCatalogEmbeddings(
   texts: readonly string[],
   options: TermModelOptions = {},
 ): CatalogEmbeddings {
+  const selfWeight = options.selfWeight ?? SELF_WEIGHT;
+  const D = BUILTIN_DIMS;
   const vocabulary = new Map<string, number>();
   // each text tokenized once: the vocabulary counts its words, the embeddings their folds
   const documents = texts.map((text) => {
@@ -37,32 +62,128 @@ export function learnCatalogEmbeddings(
     return ws.map(fold);
   });
 
-  const model = trainTermModel(documents, options);
-  const dims = model.vectors.values().next().value?.length ?? 0;
-  const bytes = blobBytes(dims);
-  const terms = [...model.vectors.keys()];
-  const termDf = new Int32Array(terms.length);
-  const termBlobs = new Uint8Array(terms.length * bytes);
-  const known = new Map<string, { df: number; vector: Float32Array }>();
-  terms.forEach((term, i) => {
-    const vector = model.vectors.get(term)!;
-    termDf[i] = model.df.get(term) ?? 1;
-    writeBlob(vector, termBlobs, i * bytes);
-    known.set(term, { df: termDf[i]!, vector });
+  // terms numbered in first-seen order, each document as its distinct terms' numbers
+  const ids = new Map<string, number>();
+  const counts: number[] = [];
+  const distinct = documents.map((doc) => {
+    const unique = new Set(doc);
+    const row = new Int32Array(unique.size);
+    let k = 0;
+    for (const t of unique) {
+      let id = ids.get(t);
+      if (id === undefined) {
+        id = counts.length;
+        ids.set(t, id);
+        counts.push(0);
+      }
+      counts[id]!++;
+      row[k++] = id;
+    }
+    return row;
   });
+  const terms = [...ids.keys()];
+  const docs = documents.length;
+  const weight = Float64Array.from(counts, (n) => idf(n, docs));
 
-  const lookup = (t: string) => known.get(t);
+  // the words of two or more texts, numbered apart: their spelling, context and final vectors
+  // live in flat arrays (shared × 256 floats each)
+  const slot = new Int32Array(terms.length).fill(-1);
+  let shared = 0;
+  for (let id = 0; id < terms.length; id++) if (counts[id]! > 1) slot[id] = shared++;
+  const spelling = new Float32Array(shared * D);
+  for (let id = 0; id < terms.length; id++) {
+    const s = slot[id]!;
+    if (s >= 0) spellingVector(terms[id]!, options.wordWeight, spelling.subarray(s * D, s * D + D));
+  }
+  // a one-text word's spelling, made when its text is read (it is read in no other)
+  const own = new Float32Array(D);
+  const spellingOf = (id: number): Float32Array => {
+    const s = slot[id]!;
+    if (s >= 0) return spelling.subarray(s * D, s * D + D);
+    own.fill(0);
+    return spellingVector(terms[id]!, options.wordWeight, own);
+  };
+  const sum = new Float32Array(D);
+  const sumOf = (unique: Int32Array) => {
+    sum.fill(0);
+    for (const id of unique) {
+      const w = weight[id]!;
+      const v = spellingOf(id);
+      for (let i = 0; i < D; i++) sum[i]! += w * v[i]!;
+    }
+  };
+  const blend = (v: Float32Array, c: Float32Array, out: Float32Array) => {
+    normalize(c);
+    for (let i = 0; i < D; i++) out[i] = selfWeight * v[i]! + (1 - selfWeight) * c[i]!;
+    return normalize(out);
+  };
+
+  // the shared words' contexts: the sums of the texts they are in, less their own part
+  const context = new Float32Array(shared * D);
+  for (const unique of distinct) {
+    if (unique.length < 2) continue;
+    sumOf(unique);
+    for (const id of unique) {
+      const s = slot[id]!;
+      if (s < 0) continue;
+      const w = weight[id]!;
+      for (let i = 0; i < D; i++) context[s * D + i]! += sum[i]! - w * spelling[s * D + i]!;
+    }
+  }
+  const vectors = new Float32Array(shared * D);
+  for (let s = 0; s < shared; s++)
+    blend(
+      spelling.subarray(s * D, s * D + D),
+      context.subarray(s * D, s * D + D),
+      vectors.subarray(s * D, s * D + D),
+    );
+
+  const dims = terms.length > 0 ? D : 0;
+  const bytes = blobBytes(dims);
+  const termDf = Int32Array.from(counts);
+  const termBlobs = new Uint8Array(terms.length * bytes);
+  for (let id = 0; id < terms.length; id++) {
+    const s = slot[id]!;
+    if (s >= 0) writeBlob(vectors.subarray(s * D, s * D + D), termBlobs, id * bytes);
+  }
+
+  // each text: its one-text words' vectors (from its sum), written out, then its embedding
+  const ownVectors = new Map<string, Float32Array>();
+  const ownContext = new Float32Array(D);
+  const lookup = (t: string) => {
+    const id = ids.get(t)!;
+    const s = slot[id]!;
+    return { df: counts[id]!, vector: s >= 0 ? vectors.subarray(s * D, s * D + D) : ownVectors.get(t)! };
+  };
   const index: number[] = [];
   const productBlobs = new Uint8Array(texts.length * bytes);
   documents.forEach((doc, i) => {
-    const v = embedTerms(doc, lookup, model.docs);
-    if (!v) return;
-    writeBlob(v, productBlobs, index.length * bytes);
+    const unique = distinct[i]!;
+    ownVectors.clear();
+    let ownWords = 0;
+    for (const id of unique) if (slot[id]! < 0) ownWords++;
+    if (ownWords > 0) {
+      if (unique.length >= 2) sumOf(unique);
+      for (const id of unique) {
+        if (slot[id]! >= 0) continue;
+        const w = weight[id]!;
+        const v = spellingOf(id);
+        // a text of one word gives its word no context (a zero vector, as normalize leaves it)
+        if (unique.length >= 2) for (let k = 0; k < D; k++) ownContext[k] = sum[k]! - w * v[k]!;
+        else ownContext.fill(0);
+        const vector = blend(v, ownContext, new Float32Array(D));
+        writeBlob(vector, termBlobs, id * bytes);
+        ownVectors.set(terms[id]!, vector);
+      }
+    }
+    const embedded = embedTerms(doc, lookup, docs);
+    if (!embedded) return;
+    writeBlob(embedded, productBlobs, index.length * bytes);
     index.push(i);
   });
   return {
     vocabulary: [...vocabulary],
-    docs: model.docs,
+    docs,
     dims,
     terms,
     termDf,
