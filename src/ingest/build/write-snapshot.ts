@@ -22,7 +22,12 @@ export function prepareSnapshot(db: Db): void {
   // file cache (no journal, no fsync), not to disk reads. 256 MB had been a quarter of the
   // run's resident memory (issue 20).
   db.pragma('cache_size = -65536');
-  db.pragma('temp_store = MEMORY');
+  // sorts that outgrow the page cache (the deferred CREATE INDEXes at the end of the write:
+  // bulk-indexes.ts) go to a temporary file, i.e. to the OS's file cache, not to this process's
+  // heap. In memory they had been the write's peak at the 35k demo (≈ 80 MB above the rest of
+  // the phase) and grow with the catalog; the 15 indexes of a 35k snapshot rebuild in 0.65 s
+  // of CPU this way against 0.83 s in memory
+  db.pragma('temp_store = FILE');
   migrate(db, catalogMigrations);
 }
 
