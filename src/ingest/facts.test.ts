@@ -53,6 +53,14 @@ describe('resolver facts on a worker thread', () => {
     expect(facts.fromWorker).toBeLessThan(records.length);
   });
 
+  it('are computed here when the worker dies holding claimed chunks', async () => {
+    const facts = startFacts(records.map(inputOf), 0, { entry: 'facts-worker-stall.fixture', stallMs: 200 });
+    // the fixture has claimed every chunk and ended without posting one
+    await facts.ended;
+    expect(facts.take()).toEqual(records.map(recordFacts));
+    expect(facts.fromWorker).toBe(0);
+  }, 60_000);
+
   it('are not asked for when the run reads codes by other rules than the defaults they were computed by', () => {
     const computedElsewhere = {
       from: 0,

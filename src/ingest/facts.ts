@@ -79,6 +79,14 @@ function decodeFacts(e: EncodedFacts, colors: Map<string, ReadonlySet<string>>):
   };
 }
 
+/** How {@link startFacts} runs; the defaults are the ingest's, the rest is for tests. */
+export interface FactsOptions {
+  /** how long `take` waits for a claimed chunk before computing it itself (default 15 s) */
+  stallMs?: number;
+  /** the worker's entry module beside this one (default `facts-worker`) */
+  entry?: string;
+}
+
 /** A {@link FactSource} fed by a worker thread; `close` ends the worker (idempotent). */
 export interface FactsWorker extends FactSource {
   close(): void;
@@ -97,7 +105,8 @@ export interface FactsWorker extends FactSource {
  * only for the chunk in hand: a worker that is slow to start, or never does, costs no more than
  * computing here. The facts are the same values either way (pure functions of the record).
  */
-export function startFacts(given: FactInput[], from: number): FactsWorker {
+export function startFacts(given: FactInput[], from: number, options: FactsOptions = {}): FactsWorker {
+  const stallMs = options.stallMs ?? STALL_MS;
   // let go of when taken: it holds the listings' texts, which must not outlive assembly
   let inputs = given;
   const chunks = Math.ceil(inputs.length / CHUNK);
@@ -106,7 +115,7 @@ export function startFacts(given: FactInput[], from: number): FactsWorker {
   let worker: Worker | null = null;
   let ended = Promise.resolve();
   try {
-    const started = startWorker('facts-worker', { inputs: given, chunk: CHUNK, state });
+    const started = startWorker(options.entry ?? 'facts-worker', { inputs: given, chunk: CHUNK, state });
     started.postMessage({ port: port2 }, [port2]);
     // an error in the worker leaves its chunks to this thread (take); it must not end the process
     started.on('error', () => {});
@@ -152,7 +161,7 @@ export function startFacts(given: FactInput[], from: number): FactsWorker {
         const posted = Atomics.load(state, POSTED);
         const message = receiveMessageOnPort(port1)?.message as ChunkMessage | undefined;
         if (!message) {
-          if (performance.now() - waitedSince > STALL_MS) break;
+          if (performance.now() - waitedSince > stallMs) break;
           Atomics.wait(state, POSTED, posted, 1_000);
           continue;
         }
