@@ -91,15 +91,17 @@ export function learnCatalogEmbeddings(
   let shared = 0;
   for (let id = 0; id < terms.length; id++) if (counts[id]! > 1) slot[id] = shared++;
   const spelling = new Float32Array(shared * D);
+  // views made once: a view a word occurrence costs more than the sums it feeds
+  const spellings: Float32Array[] = [];
   for (let id = 0; id < terms.length; id++) {
     const s = slot[id]!;
-    if (s >= 0) spellingVector(terms[id]!, options.wordWeight, spelling.subarray(s * D, s * D + D));
+    if (s >= 0) spellings[s] = spellingVector(terms[id]!, options.wordWeight, spelling.subarray(s * D, s * D + D));
   }
   // a one-text word's spelling, made when its text is read (it is read in no other)
   const own = new Float32Array(D);
   const spellingOf = (id: number): Float32Array => {
     const s = slot[id]!;
-    if (s >= 0) return spelling.subarray(s * D, s * D + D);
+    if (s >= 0) return spellings[s]!;
     own.fill(0);
     return spellingVector(terms[id]!, options.wordWeight, own);
   };
@@ -131,12 +133,13 @@ export function learnCatalogEmbeddings(
     }
   }
   const vectors = new Float32Array(shared * D);
-  for (let s = 0; s < shared; s++)
-    blend(
-      spelling.subarray(s * D, s * D + D),
-      context.subarray(s * D, s * D + D),
-      vectors.subarray(s * D, s * D + D),
-    );
+  const known: { df: number; vector: Float32Array }[] = [];
+  for (let id = 0; id < terms.length; id++) {
+    const s = slot[id]!;
+    if (s < 0) continue;
+    const vector = blend(spellings[s]!, context.subarray(s * D, s * D + D), vectors.subarray(s * D, s * D + D));
+    known[s] = { df: counts[id]!, vector };
+  }
 
   const dims = terms.length > 0 ? D : 0;
   const bytes = blobBytes(dims);
@@ -144,16 +147,16 @@ export function learnCatalogEmbeddings(
   const termBlobs = new Uint8Array(terms.length * bytes);
   for (let id = 0; id < terms.length; id++) {
     const s = slot[id]!;
-    if (s >= 0) writeBlob(vectors.subarray(s * D, s * D + D), termBlobs, id * bytes);
+    if (s >= 0) writeBlob(known[s]!.vector, termBlobs, id * bytes);
   }
 
   // each text: its one-text words' vectors (from its sum), written out, then its embedding
-  const ownVectors = new Map<string, Float32Array>();
+  const ownVectors = new Map<number, { df: number; vector: Float32Array }>();
   const ownContext = new Float32Array(D);
   const lookup = (t: string) => {
     const id = ids.get(t)!;
     const s = slot[id]!;
-    return { df: counts[id]!, vector: s >= 0 ? vectors.subarray(s * D, s * D + D) : ownVectors.get(t)! };
+    return s >= 0 ? known[s] : ownVectors.get(id);
   };
   const index: number[] = [];
   const productBlobs = new Uint8Array(texts.length * bytes);
@@ -173,7 +176,7 @@ export function learnCatalogEmbeddings(
         else ownContext.fill(0);
         const vector = blend(v, ownContext, new Float32Array(D));
         writeBlob(vector, termBlobs, id * bytes);
-        ownVectors.set(terms[id]!, vector);
+        ownVectors.set(id, { df: 1, vector });
       }
     }
     const embedded = embedTerms(doc, lookup, docs);
