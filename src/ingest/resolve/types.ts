@@ -160,4 +160,17 @@ export interface ResolveOptions {
    * would read it as a measurement (`66Ms`) (model-number.ts, `CodeRules`). Default true.
    */
   statedModelIsCode?: boolean;
+  /**
+   * Blocking also keys each title code by its stem (cut after its last digit: `SRSA212BK` and
+   * `SRSA212/BLK` both give `SRSA212`) and a code joined to the short capitals word before it
+   * (`MDR EX55` gives `MDREX55`): candidates only, scoring unchanged (features.ts,
+   * `codeStems`). Default true.
+   */
+  codeStemKeys?: boolean;
+  /**
+   * A `title_similarity` pair where one listing names its own model number and the other
+   * names none keeps its fixed score only if the learned posterior also accepts it. Default
+   * false (docs/ingest.md, session 12).
+   */
+  oneCodeVeto?: boolean;
 }
