@@ -180,11 +180,11 @@ const NGRAM_WEIGHT = 0.4;
 
 /** The code-reading rules and the corpus's own: whether codes' stems are blocking keys too. */
 export interface CorpusRules extends CodeRules {
-  /** See `ResolveOptions.codeStemKeys`; on unless false. */
+  /** See `ResolveOptions.codeStemKeys`; off unless true. */
   codeStemKeys?: boolean;
 }
 
-const DEFAULT_CORPUS_RULES: CorpusRules = { ...DEFAULT_CODE_RULES, codeStemKeys: true };
+const DEFAULT_CORPUS_RULES: CorpusRules = { ...DEFAULT_CODE_RULES, codeStemKeys: false };
 
 /**
  * Extra blocking keys of a title: the stem of each of its codes that ends in letters (the code
@@ -388,7 +388,7 @@ export function buildCorpus(
     const terms: number[] = tokens.map(intern);
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
-    if (rules.codeStemKeys !== false)
+    if (rules.codeStemKeys === true)
       for (const stem of codeStems(r.title, titleCodes)) keys.add(intern(`#${stem}`));
     // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
     for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const id of gramIds(t)) terms.push(id);

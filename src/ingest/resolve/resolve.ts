@@ -30,7 +30,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   suffixColorDecides: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
-  codeStemKeys: true,
+  codeStemKeys: false,
   oneCodeVeto: false,
 };
 
