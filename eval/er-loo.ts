@@ -147,7 +147,11 @@ if (rules.length > 0) {
         others.reduce((sum, m) => sum + fBeta(scores[g]![m]!, 0.5), 0) / others.length;
       const choice = mean(on) + 1e-12 >= mean(off) ? 'on' : 'off';
       const tie = Math.abs(mean(on) - mean(off)) < 1e-12 ? ' (tie)' : '';
-      const cells = held.map((m) => `${names[m]}: ${fmt(scores[on]![m]!)} → ${fmt(scores[off]![m]!)}`);
+      // only the held-out sets the rule moves
+      const moved = held.filter((m) => fmt(scores[on]![m]!) !== fmt(scores[off]![m]!));
+      const cells = moved.length
+        ? moved.map((m) => `${names[m]}: ${fmt(scores[on]![m]!)} → ${fmt(scores[off]![m]!)}`)
+        : [`none of ${held.length} sets moves`];
       console.log(
         `| ${r} (${DEFAULTS[r as keyof typeof DEFAULTS] ? 'on' : 'off'}) | ${family} | ${choice}${tie} | ${cells.join('<br>')} |`,
       );

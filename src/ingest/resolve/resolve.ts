@@ -31,7 +31,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,
-  oneCodeVeto: false,
+  oneCodeVeto: true,
 };
 
 /**
