@@ -11,6 +11,7 @@ import {
   parseResolveOptions,
   predictedPairs,
   scorePairs,
+  structured,
   withOrphans,
 } from './er.js';
 
@@ -121,6 +122,32 @@ describe('withOrphans', () => {
     expect(first.name).toBe('set-orphans50-first');
     expect(first.sides[1]!.rows).toHaveLength(220);
     expect(first.sides[0]!.rows.length).toBe(first.matches.length);
+  });
+});
+
+describe('structured', () => {
+  it("gives a side without a model column its titles' trailing codes, and leaves the rest", () => {
+    const dataset: Dataset = {
+      name: 'x',
+      sides: [
+        {
+          retailer: 'A',
+          rows: [
+            { id: '1', title: 'Sony Turntable - PSLX350H' },
+            { id: '2', title: 'Sony Stereo Turntable' },
+            { id: '3', title: 'Canon Ink - Black - PG40BK' },
+            { id: '4', title: 'Monster Cable - Gold Series' },
+          ],
+        },
+        { retailer: 'B', rows: [{ id: '9', title: 'Sony PS-LX350H - X1', model: 'PSLX350H' }] },
+      ],
+      matches: [['1', '9']],
+    };
+    const copy = structured(dataset);
+    expect(copy.name).toBe('x-structured');
+    expect(copy.sides[0]!.rows.map((r) => r.model)).toEqual(['PSLX350H', undefined, 'PG40BK', undefined]);
+    expect(copy.sides[1]).toBe(dataset.sides[1]);
+    expect(copy.matches).toBe(dataset.matches);
   });
 });
 

@@ -31,6 +31,9 @@
  *                                 which listings go: by a well-mixed hash of the id (`mixed`,
  *                                 the default), the earlier waves' FNV-1a (`fnv`, biased on short
  *                                 ids; its copies are named `…-fnv`) or both
+ *   npm run eval:er -- --structured
+ *                                 also each benchmark with a model column read off its titles'
+ *                                 trailing codes (see structured), as structured sets state it
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -336,6 +339,38 @@ export function withOrphans(
       k === side ? { ...s, rows: s.rows.filter((r) => !removed.has(r.id)) } : s,
     ),
     matches: dataset.matches.filter((pair) => !removed.has(pair[side])),
+  };
+}
+
+/**
+ * A structured copy of a benchmark, shaped like sets whose feeds state a model column
+ * (Walmart-Amazon's `modelno`): a side without a model column gets one from its titles, where
+ * a title ends with a code after a spaced dash (`Sony Turntable - PSLX350H`): a single token
+ * of 4 to 24 characters with a digit, as both Abt-Buy retailers write their codes. The title
+ * is kept as it is. Sides that state a model, and titles without such an ending, are left
+ * alone. The feed then says which code is the listing's own, so the resolver's reading of a
+ * stated model number (its primary code, the same-item groups, `ownCodeDecides`) is what gets
+ * scored — and a retailer's own suffixed code (`… - GSD4000WH`) becomes a stated model.
+ */
+export function structured(dataset: Dataset): Dataset {
+  const trailingCode = (title: string): string | undefined => {
+    const m = / - ([A-Za-z0-9][A-Za-z0-9./_-]{2,23})\s*$/.exec(title);
+    return m && /\d/.test(m[1]!) ? m[1] : undefined;
+  };
+  return {
+    name: `${dataset.name}-structured`,
+    sides: dataset.sides.map((side) =>
+      side.rows.some((r) => r.model)
+        ? side
+        : {
+            ...side,
+            rows: side.rows.map((r) => {
+              const model = trailingCode(r.title);
+              return model ? { ...r, model } : r;
+            }),
+          },
+    ),
+    matches: dataset.matches,
   };
 }
 
@@ -656,6 +691,9 @@ async function main(argv: string[]): Promise<void> {
     loadedSets.push(...demoPairSets(pairsWork));
     rmSync(pairsWork, { recursive: true, force: true });
   }
+  // `--structured`: also each benchmark (and its orphaned copies) with a stated model column
+  if (argv.includes('--structured'))
+    for (const d of [...loadedSets]) if (!d.name.startsWith('demo-')) loadedSets.push(structured(d));
   for (const loaded of loadedSets) {
     const copies = orphans > 0 ? hashes.map((h) => withOrphans(loaded, orphans, side, h)) : [];
     for (const dataset of [loaded, ...copies]) {

@@ -12,6 +12,7 @@ import {
   type CodeRules,
   DEFAULT_CODE_RULES,
   extractModelNumbers,
+  isModelNumberLike,
   isStatedModelNumber,
   normalizeModelNumber,
 } from './model-number.js';
@@ -177,6 +178,41 @@ export const GENERIC_CODE_DF = 12;
 /** Weight of code n-grams relative to whole words; they back up, not replace, exact codes. */
 const NGRAM_WEIGHT = 0.4;
 
+/** The code-reading rules and the corpus's own: whether codes' stems are blocking keys too. */
+export interface CorpusRules extends CodeRules {
+  /** See `ResolveOptions.codeStemKeys`; off unless true. */
+  codeStemKeys?: boolean;
+}
+
+const DEFAULT_CORPUS_RULES: CorpusRules = { ...DEFAULT_CODE_RULES, codeStemKeys: false };
+
+/**
+ * Extra blocking keys of a title: the stem of each of its codes that ends in letters (the code
+ * cut after its last digit: `SRSA212BK` and `SRSA212/BLK` both give `SRSA212`, `CLI221BLK`
+ * gives the `CLI221` another retailer writes bare), and the stem of a code joined to the
+ * short word in capitals written before it (`MDR EX55/WHI` gives `MDREX55`, which
+ * `MDREX55WH` also gives). Retailers append their own color, region and pack letters, or
+ * split a maker's code at a space or slash, so two listings of one model may share no code
+ * key. Keys only propose candidates; what a pair's codes say is still scored as before.
+ */
+export function codeStems(title: string, titleCodes: readonly string[]): string[] {
+  const stems: string[] = [];
+  const add = (code: string) => {
+    const stem = code.replace(/[A-Z]+$/, '');
+    if (stem !== code && stem.length >= 4 && isModelNumberLike(stem) && !stems.includes(stem))
+      stems.push(stem);
+  };
+  for (const code of titleCodes) add(code);
+  for (const m of title.matchAll(/(?:^|[\s(])([A-Z]{2,4})[\s-]+([A-Z]{0,4}\d[A-Z0-9]*)(?=[\s/,)]|$)/g)) {
+    const joined = normalizeModelNumber(m[1]! + m[2]!);
+    if (isModelNumberLike(joined)) {
+      add(joined);
+      if (/\d$/.test(joined) && !stems.includes(joined) && !titleCodes.includes(joined)) stems.push(joined);
+    }
+  }
+  return stems;
+}
+
 /**
  * What one record's own fields say, read without the batch's statistics: the slow half of
  * building a record's features (the model-number patterns over a description above all). A
@@ -270,7 +306,7 @@ export interface FactSource {
  */
 export function buildCorpus(
   records: readonly ResolveRecord[],
-  rules: CodeRules = DEFAULT_CODE_RULES,
+  rules: CorpusRules = DEFAULT_CORPUS_RULES,
   facts?: FactSource,
 ): Corpus {
   const lexicon = new BrandLexicon();
@@ -352,6 +388,8 @@ export function buildCorpus(
     const terms: number[] = tokens.map(intern);
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
+    if (rules.codeStemKeys === true)
+      for (const stem of codeStems(r.title, titleCodes)) keys.add(intern(`#${stem}`));
     // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
     for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const id of gramIds(t)) terms.push(id);
     for (const code of titleCodes) {

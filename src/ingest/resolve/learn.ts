@@ -232,7 +232,9 @@ export function learnMatches(
 /**
  * Whether a candidate pair keeps its fixed score only if the learned matcher accepts it too
  * (step 5 in docs/ingest.md): a title-only pair with `titleOnlyVeto`, a title-only second
- * choice (not the first choice of both its listings), and a pair whose feeds state two
+ * choice (not the first choice of both its listings) or, with `oneCodeVeto`, a title-only pair
+ * of a listing naming its own model number and one naming none (both passed as
+ * `secondChoice`), and a pair whose feeds state two
  * different brands (`brandClash`, from `statedBrandVeto`) when it rests on its title — or,
  * with `statedBrandVetoCodes`, on a model number: two makers sharing a code beside their own
  * are look-alikes more often than one product. A shared GTIN is never vetted.

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ResolveOptions, type ResolveRecord, resolveListings } from './index.js';
 import { rec } from './records.fixture.js';
+import { DEFAULTS, scoreCandidates } from './resolve.js';
 
 /** Product of each key, as sorted key lists, for order-independent comparison. */
 function clustersOf(records: ResolveRecord[], options: ResolveOptions = {}) {
@@ -200,5 +201,27 @@ describe('learned matcher evidence', () => {
     expect(twoBrands({ statedBrandVeto: false }).length).toBeGreaterThan(0);
     // and the sleeves, one maker at both retailers, still merge
     expect(clustersOf(records).filter((keys) => keys.length === 2)).toHaveLength(24);
+  });
+
+  it('with oneCodeVeto, a title-only pair of a coded and an uncoded listing keeps no more than the learned support', () => {
+    const records = [
+      ...electronics,
+      rec('abt:5', 'abt', 'LG White XL Load Capacity Electric Dryer - DLE0442WH', { price: 599 }),
+      rec('buy:5', 'buy', 'LG XL Capacity Electric Dryer', { brand: 'LG', price: 610 }),
+      rec('buy:6', 'buy', 'Sony Stereo Turntable', { brand: 'SONY', price: 95 }),
+    ];
+    const on = scoreCandidates(records, { ...DEFAULTS, oneCodeVeto: true });
+    const off = scoreCandidates(records, { ...DEFAULTS, oneCodeVeto: false });
+    const coded = (i: number) => on.corpus.features[i]!.primaryParts !== null;
+    let oneCode = 0;
+    on.edges.forEach((e, k) => {
+      const before = off.edges[k]!;
+      expect([e.i, e.j]).toEqual([before.i, before.j]);
+      if ((e.method ?? 'title_similarity') === 'title_similarity' && coded(e.i) !== coded(e.j)) {
+        oneCode++;
+        expect(e.probability).toBeLessThanOrEqual(before.probability);
+      } else expect(e.probability).toBe(before.probability);
+    });
+    expect(oneCode).toBeGreaterThan(0);
   });
 });

@@ -30,6 +30,8 @@ export const DEFAULTS: Required<ResolveOptions> = {
   suffixColorDecides: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
+  codeStemKeys: false,
+  oneCodeVeto: true,
 };
 
 /**
@@ -212,6 +214,8 @@ function scoreAll(
     const best = opts.secondChoiceVeto
       ? bestPerSlot(probability, conflict, slots, records.length * sourceCount)
       : null;
+    const i0 = (p: number) => ends[2 * p]!;
+    const i1 = (p: number) => ends[2 * p + 1]!;
     for (let p = 0; p < pairCount; p++) {
       const hand = initial[p]!;
       const fitted = result.posterior[p]!;
@@ -223,7 +227,12 @@ function scoreAll(
         best !== null && (best[slots[2 * p]!] !== hand || best[slots[2 * p + 1]!] !== hand);
       const brandClash =
         opts.statedBrandVeto && levels[p * FEATURES.length + BRAND_FEATURE] === STATED_BRANDS_DISAGREE;
-      const veto = needsLearnedSupport(method[p]!, secondChoice, brandClash, opts);
+      // with `oneCodeVeto`, a title-only pair where one listing names its own model number and
+      // the other names none
+      const oneCode =
+        opts.oneCodeVeto &&
+        (corpus.features[i0(p)]!.primaryParts === null) !== (corpus.features[i1(p)]!.primaryParts === null);
+      const veto = needsLearnedSupport(method[p]!, secondChoice || oneCode, brandClash, opts);
       probability[p] =
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }

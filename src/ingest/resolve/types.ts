@@ -160,4 +160,22 @@ export interface ResolveOptions {
    * would read it as a measurement (`66Ms`) (model-number.ts, `CodeRules`). Default true.
    */
   statedModelIsCode?: boolean;
+  /**
+   * Blocking also keys each title code by its stem (cut after its last digit: `SRSA212BK` and
+   * `SRSA212/BLK` both give `SRSA212`) and a code joined to the short capitals word before it
+   * (`MDR EX55` gives `MDREX55`): candidates only, scoring unchanged (features.ts,
+   * `codeStems`). Default false: it makes 8 more of Abt-Buy's true pairs candidates, but
+   * merges 2 of them while the added rivals cost 2 others, and moves nothing on the other
+   * sets (leave-one-set-out in docs/ingest.md, session 12).
+   */
+  codeStemKeys?: boolean;
+  /**
+   * A `title_similarity` pair where one listing names its own model number and the other
+   * names none keeps its fixed score only if the learned posterior also accepts it: a code
+   * the other listing does not state is no evidence for the pair, and where most listings have
+   * no partner such pairs are look-alikes (a dryer's code against a retailer's generic "XL
+   * Capacity Electric Dryer"). Chosen by every held-out set under leave-one-set-out (mean
+   * F0.5); costs Amazon-Google 0.005 of F1 (docs/ingest.md, session 12). Default true.
+   */
+  oneCodeVeto?: boolean;
 }
