@@ -20,7 +20,12 @@ describe('PackedDocuments', () => {
       fc.property(
         fc.integer({ min: 0, max: 60_000 }),
         fc.array(
-          fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 1_500 }), fc.boolean(), fc.boolean()),
+          fc.tuple(
+            fc.integer({ min: 0, max: 300 }),
+            fc.integer({ min: 0, max: 1_500 }),
+            fc.boolean(),
+            fc.boolean(),
+          ),
           { maxLength: 400 },
         ),
         (budget, writes) => {

@@ -129,7 +129,8 @@ export class PackedDocuments {
     if ((this.#count + 1) * 2 > this.#table.length && !this.#grow()) return false;
     let segment = this.#segments.at(-1);
     if (!segment || segment.used + length > this.#segmentBytes) {
-      if (this.size + this.#segmentBytes <= this.#maxBytes) segment = this.#newSegment(Buffer.allocUnsafeSlow(this.#segmentBytes));
+      if (this.size + this.#segmentBytes <= this.#maxBytes)
+        segment = this.#newSegment(Buffer.allocUnsafeSlow(this.#segmentBytes));
       else {
         const oldest = this.#segments[0];
         if (!oldest || !admits(this.#firstId(oldest))) return false;
@@ -199,7 +200,8 @@ export class PackedDocuments {
   #grow(): boolean {
     const slots = this.#table.length * 2;
     // the new table and the old one exist at once only for the moment of the copy
-    while (this.#segments.length > 0 && this.size - this.#table.byteLength + slots * 8 > this.#maxBytes) this.#drop();
+    while (this.#segments.length > 0 && this.size - this.#table.byteLength + slots * 8 > this.#maxBytes)
+      this.#drop();
     if (slots * 8 > this.#maxBytes) return false;
     const old = this.#table;
     this.#table = new Float64Array(slots);
