@@ -2,9 +2,9 @@
  * Packed product documents kept in memory as densely as they can be: records written one
  * after the other into a few large Buffers (segments), found through one open-addressing
  * table of numbers keyed by the product id. A document kept so costs its bytes (packed
- * JSON, id, ETag) and about 30 more, and no JavaScript object at all: kept as an LRU of
- * objects (a Buffer view, an entry, the id and ETag strings) each took about 220 bytes
- * more, so the 16 MB of the packed half held 24,000 of the 35k demo's 39,000 documents, a
+ * JSON, id, ETag) and about 35 more (a header, its share of the table), and no JavaScript
+ * object at all: kept as an LRU of objects (a Buffer view, an entry, the id and ETag
+ * strings) each took about 220 bytes more, so the 16 MB of the packed half held 24,000 of the 35k demo's 39,000 documents, a
  * read past them went to SQLite (a row and an inflate: about twice an inflate alone), and
  * the objects made garbage the collector marked on every pass. The demo's documents now take
  * about 20 MB in all (docs/architecture.md, "Read models and speed").
