@@ -117,6 +117,26 @@ describe('DocumentCache', () => {
     expect(hits).toBeGreaterThan(4 * 100);
   });
 
+  it('lends the decoded documents what the packed ones leave, and takes it back as they fill', () => {
+    const total = 20_000 + 200_000;
+    const cache = new DocumentCache(20_000, 200_000);
+    // about 1 KB each: fifty, more than the decoded part alone holds, while nothing is packed
+    for (let n = 0; n < 50; n++) read(cache, n);
+    for (let n = 0; n < 50; n++) expect(read(cache, n)).toBe(true);
+    // packed documents come: the decoded ones give back room, and the whole stays in budget
+    for (let n = 0; n < 350; n++) {
+      const id = `p${n}`;
+      cache.get(id);
+      cache.setPacked(id, { packed: new Uint8Array(500).fill(n & 0xff), knowledge: null, etag: '"e"' });
+      expect(cache.size).toBeLessThanOrEqual(total);
+    }
+    let decoded = 0;
+    for (let n = 0; n < 50; n++) if (cache.get(String(n))) decoded++;
+    expect(decoded).toBeLessThan(50);
+    expect(cache.getPacked('p0')).toBeDefined();
+    expect(cache.getPacked('p349')).toBeDefined();
+  });
+
   // regression: a fractional budget (SHELF_DOCUMENT_CACHE_MB=0.05) threw in the LRU, and the
   // server that opened the snapshot with it answered every request 503 CATALOG_UNAVAILABLE
   it('keeps() says beforehand whether set() would take a document, with or without room', () => {

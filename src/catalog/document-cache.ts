@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { FrequencySketch } from '../util/index.js';
+import { type PackedDocument, PackedDocuments } from './packed-documents.js';
 
 /** A product's default response body as stored at ingest, with its ETag. */
 export interface ProductDocument {
@@ -18,20 +19,10 @@ export interface KeptDocument {
   etag: string;
 }
 
-/**
- * A product's stored document still packed (document-codec.ts, about a ninth of its JSON on
- * the 35k demo), with what a read adds to it: reading it back is one inflate, no SQLite row.
- */
-export interface PackedDocument {
-  packed: Uint8Array;
-  knowledge: string | null;
-  etag: string;
-}
+export type { PackedDocument } from './packed-documents.js';
 
 /** Bytes a kept document counts for besides its text (the entry, its key, the ETag). */
 const OVERHEAD = 64;
-/** A packed document's bytes are held by a Buffer view besides the entry: its object counts too. */
-const PACKED_OVERHEAD = OVERHEAD + 96;
 
 /**
  * Product documents kept in memory for one snapshot, within a byte budget. A document read
@@ -47,47 +38,52 @@ const PACKED_OVERHEAD = OVERHEAD + 96;
 export class DocumentCache {
   readonly #lru: LRUCache<string, KeptDocument> | null;
   readonly #asked: FrequencySketch | null;
-  readonly #limits: { maxSize: number; maxEntries: number };
-  readonly #packed: LRUCache<string, PackedDocument> | null;
-  readonly #packedLimits: { maxSize: number; maxEntries: number };
+  readonly #maxEntries: number;
+  /** the decoded documents' own budget; they also take what the packed ones leave of theirs */
+  readonly #maxBytes: number;
+  readonly #packedBytes: number;
+  readonly #packed: PackedDocuments | null;
 
   /**
    * `maxBytes` of decoded documents (0 keeps none) and `packedBytes` of packed ones (default
-   * none). A packed document takes about a sixth of the memory of its JSON, so a budget split
-   * between both holds far more products (all 35,000 of the demo in 16 MB packed): a read
-   * that misses the decoded ones costs an inflate (~15 µs) instead of a SQLite row and an
-   * inflate (~35 µs, measured loaded under `npm run bench`).
+   * none), which the decoded ones may use while the packed ones do not: the whole budget is
+   * used whether the catalog's packed documents fill their part or not. A packed document
+   * takes about a ninth of the memory of its JSON (packed-documents.ts), so a budget split
+   * between both holds far more products (all 39,000 documents of the 35k demo in about
+   * 20 MB packed): a read that misses the decoded ones costs an inflate (~8 µs) instead of a
+   * SQLite row and an inflate (about twice that).
    */
   constructor(maxBytesAsked: number, packedBytesAsked = 0) {
     // whole bytes: the LRU refuses a fractional budget (SHELF_DOCUMENT_CACHE_MB=0.05)
     const maxBytes = Math.floor(maxBytesAsked);
     const packedBytes = Math.floor(packedBytesAsked);
+    this.#maxBytes = maxBytes;
+    this.#packedBytes = packedBytes;
+    this.#packed = packedBytes > 0 ? new PackedDocuments(packedBytes) : null;
+    const mostBytes = maxBytes + packedBytes;
     // about 4 KB a document: the sketch counts for a few times the documents that fit
-    const maxEntries = Math.max(1024, Math.ceil(maxBytes / 1024));
-    // about 700 bytes a packed document
-    const packedEntries = Math.max(1024, Math.ceil(packedBytes / 256));
-    this.#packedLimits = { maxSize: packedBytes, maxEntries: packedEntries };
-    this.#packed =
-      packedBytes > 0
-        ? new LRUCache({
-            max: packedEntries,
-            maxSize: packedBytes,
-            sizeCalculation: (d, id) => packedSizeOf(id, d),
-          })
-        : null;
-    this.#limits = { maxSize: maxBytes, maxEntries };
+    this.#maxEntries = Math.max(1024, Math.ceil(mostBytes / 1024));
     this.#lru =
       maxBytes > 0
         ? new LRUCache({
-            max: maxEntries,
-            maxSize: maxBytes,
+            max: this.#maxEntries,
+            maxSize: mostBytes,
             // string length counts one byte a character: a document with characters past
             // U+00FF takes two, which the budget then undercounts at most twofold
             sizeCalculation: (d, id) => sizeOf(id, d),
           })
         : null;
-    const counted = Math.max(maxBytes > 0 ? Math.ceil(maxBytes / 4096) : 0, Math.ceil(packedBytes / 700));
+    const counted = Math.max(maxBytes > 0 ? Math.ceil(maxBytes / 4096) : 0, Math.ceil(packedBytes / 500));
     this.#asked = counted > 0 ? new FrequencySketch(counted) : null;
+  }
+
+  /** The decoded documents' limits now: their budget and what the packed ones leave unused. */
+  #limits(): { maxSize: number; maxEntries: number } {
+    const packed = this.#packed;
+    return {
+      maxSize: this.#maxBytes + (packed ? Math.max(0, this.#packedBytes - packed.size) : 0),
+      maxEntries: this.#maxEntries,
+    };
   }
 
   /** The kept document of product `id`; counts the request for admission either way. */
@@ -96,22 +92,30 @@ export class DocumentCache {
     return this.#lru?.get(id);
   }
 
-  /** The packed document of product `id`, when kept (get counted the request already). */
+  /**
+   * The packed document of product `id`, when kept (get counted the request already): its
+   * bytes are a view, valid until the next `setPacked`.
+   */
   getPacked(id: string): PackedDocument | undefined {
     return this.#packed?.get(id);
   }
 
   /**
    * Keeps a packed document just read from the snapshot, when admitted (as `set`). Its bytes
-   * are copied: a Buffer from SQLite has a backing store of its own, a copy this small comes
-   * out of Node's shared pool.
+   * are copied (a Buffer from SQLite has a backing store of its own); the decoded documents
+   * give back what they held of the room it takes.
    */
   setPacked(id: string, document: PackedDocument): void {
     const packed = this.#packed;
-    if (!packed || packed.has(id)) return;
-    const size = packedSizeOf(id, document);
-    if ((this.#asked as FrequencySketch).admits(packed, this.#packedLimits, id, size))
-      packed.set(id, { ...document, packed: Buffer.from(document.packed) });
+    if (!packed) return;
+    const asked = this.#asked as FrequencySketch;
+    const before = packed.size;
+    packed.set(id, document, (victim) => asked.frequency(id) > asked.frequency(victim));
+    const lru = this.#lru;
+    if (lru && packed.size > before) {
+      const { maxSize } = this.#limits();
+      while (lru.calculatedSize > maxSize && lru.pop() !== undefined);
+    }
   }
 
   /** Keeps a document just read, when it is admitted (see the class). */
@@ -119,8 +123,14 @@ export class DocumentCache {
     const lru = this.#lru;
     if (!lru) return;
     // a document it holds already is replaced: admission decides between different ones
-    if (lru.has(id) || (this.#asked as FrequencySketch).admits(lru, this.#limits, id, sizeOf(id, document)))
-      lru.set(id, document);
+    const limits = this.#limits();
+    const size = sizeOf(id, document);
+    if (!lru.has(id) && !(this.#asked as FrequencySketch).admits(lru, limits, id, size)) return;
+    lru.delete(id);
+    if (size > limits.maxSize) return;
+    // the LRU's own limit is the whole budget: past the decoded part, the least recent go
+    while (lru.calculatedSize + size > limits.maxSize && lru.pop() !== undefined);
+    lru.set(id, document);
   }
 
   /**
@@ -130,13 +140,15 @@ export class DocumentCache {
   keeps(id: string, jsonLength: number, etag: string): boolean {
     const lru = this.#lru;
     if (!lru) return false;
+    const limits = this.#limits();
     const size = documentSize(id, jsonLength, etag);
-    return lru.has(id) || (this.#asked as FrequencySketch).admits(lru, this.#limits, id, size);
+    if (size > limits.maxSize) return false;
+    return lru.has(id) || (this.#asked as FrequencySketch).admits(lru, limits, id, size);
   }
 
   /** Bytes held (by the budget's count). */
   get size(): number {
-    return (this.#lru?.calculatedSize ?? 0) + (this.#packed?.calculatedSize ?? 0);
+    return (this.#lru?.calculatedSize ?? 0) + (this.#packed?.size ?? 0);
   }
 }
 
@@ -144,5 +156,3 @@ export class DocumentCache {
 const documentSize = (id: string, jsonLength: number, etag: string): number =>
   jsonLength + etag.length + id.length + OVERHEAD;
 const sizeOf = (id: string, d: KeptDocument): number => documentSize(id, d.json.length, d.etag);
-const packedSizeOf = (id: string, d: PackedDocument): number =>
-  d.packed.length + d.etag.length + id.length + PACKED_OVERHEAD;

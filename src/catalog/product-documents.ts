@@ -178,8 +178,12 @@ export function productDocumentParts(db: Db, id: string, cache?: DocumentCache):
     // decoded to a string only when the decoded documents take it: most answers from the
     // packed ones are written as bytes (a UTF-8 decode and encode less, about 5 µs)
     const bytes = read.bytes(packed.packed);
-    if (cache.keeps(id, bytes.length, packed.etag)) return unpacked(read, id, packed, cache);
-    return { json: bytes, knowledge: packed.knowledge, etag: packed.etag };
+    if (!cache.keeps(id, bytes.length, packed.etag))
+      return { json: bytes, knowledge: packed.knowledge, etag: packed.etag };
+    // the decoded ones take it: made a string from the bytes inflated (not inflated again)
+    const document = { json: bytes.toString(), knowledge: packed.knowledge, etag: packed.etag };
+    cache.set(id, document);
+    return document;
   }
   return rowDocument(db, read, id, cache);
 }
