@@ -74,8 +74,8 @@ export interface IngestOptions {
   remove?: string[];
   /**
    * listings from which a run keeps its listings and assembled products in a scratch file
-   * beside the snapshot between phases instead of in memory (default {@link spillThreshold}: as
-   * many as half of this process's heap holds)
+   * beside the snapshot instead of in memory, the listings from the moment this many have been
+   * read (default {@link spillThreshold}: as many as half of this process's heap holds)
    */
   spillAt?: number;
   /**
