@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type FeedSource, runIngest } from '../src/ingest/index.js';
+import { ScratchFile } from '../src/ingest/build/scratch.js';
+import { type FeedSource, type IngestReport, runIngest } from '../src/ingest/index.js';
 import { published, type SmallDemo, smallDemo } from './helpers/demo-data.js';
 
 /** Tables that hold the run's random id (or statistics sampled from pages): not compared. */
@@ -52,18 +53,38 @@ describe('an ingest that spills its listings to disk', () => {
   }, 120_000);
   afterAll(() => demo?.cleanup());
 
-  const ingestBoth = async (feeds: FeedSource[], day: string, from: () => string) => {
+  /** `spillAt` of the second run, from the first run's report (default 0: spill from the first listing read) */
+  const ingestBoth = async (
+    feeds: FeedSource[],
+    day: string,
+    from: () => string,
+    spillAt: (memory: IngestReport) => number = () => 0,
+  ) => {
     const dirs = { memory: from(), disk: from() };
     vi.useFakeTimers({ toFake: ['Date'] });
+    // the scratch files a run opened on disk (a run in memory opens one without a path)
+    const tables = vi.spyOn(ScratchFile.prototype, 'table');
     try {
       vi.setSystemTime(new Date(`${day}T06:00:00Z`));
       const memory = await runIngest({ dataDir: dirs.memory, feeds, content: demo.content, day });
-      const disk = await runIngest({ dataDir: dirs.disk, feeds, content: demo.content, day, spillAt: 0 });
+      const spilledInMemoryRun = tables.mock.contexts.some((scratch) => (scratch as ScratchFile).onDisk);
+      const disk = await runIngest({
+        dataDir: dirs.disk,
+        feeds,
+        content: demo.content,
+        day,
+        spillAt: spillAt(memory),
+      });
+      expect(spilledInMemoryRun).toBe(false);
+      expect(tables.mock.contexts.some((scratch) => (scratch as ScratchFile).onDisk)).toBe(true);
       return { dirs, memory, disk };
     } finally {
+      tables.mockRestore();
       vi.useRealTimers();
     }
   };
+  /** listings the run read from its feeds */
+  const readCount = (report: IngestReport) => report.feeds.reduce((n, f) => n + f.listings, 0);
 
   it('publishes the same snapshot as one that keeps them in memory, and leaves no scratch file', async () => {
     let n = 0;
@@ -73,6 +94,20 @@ describe('an ingest that spills its listings to disk', () => {
     expect(disk.published).toBe(true);
     expect(disk.products).toBe(memory.products);
     expect(disk.offers).toBe(memory.offers);
+    expect(tableHashes(dirs.disk)).toEqual(tableHashes(dirs.memory));
+    expect(scratchFiles(dirs.disk)).toEqual([]);
+  }, 120_000);
+
+  it('publishes the same snapshot when it starts spilling in the middle of the read', async () => {
+    // the first feeds are read into memory, then moved to disk with every feed read after them
+    let n = 0;
+    const { dirs, memory, disk } = await ingestBoth(
+      demo.feeds,
+      '2026-11-21',
+      () => join(demo.root, `middle-${n++}`),
+      (report) => Math.floor(readCount(report) / 2),
+    );
+    expect(disk.products).toBe(memory.products);
     expect(tableHashes(dirs.disk)).toEqual(tableHashes(dirs.memory));
     expect(scratchFiles(dirs.disk)).toEqual([]);
   }, 120_000);
@@ -97,6 +132,19 @@ describe('an ingest that spills its listings to disk', () => {
   it('gives the same next-day catalog over a previous one, with feeds carried and dropped', async () => {
     // two retailers' feeds missing: their listings are carried over from the previous catalog
     const { dirs, disk } = await ingestBoth(demo.feeds.slice(2), '2026-11-21', () => demo.clone());
+    expect(disk.kept.length).toBe(2);
+    expect(tableHashes(dirs.disk)).toEqual(tableHashes(dirs.memory));
+    expect(scratchFiles(dirs.disk)).toEqual([]);
+  }, 120_000);
+
+  it('spills when the carried listings make the run large, though its read did not', async () => {
+    // one listing more than the feeds give: the read stays in memory, the carried ones tip it
+    const { dirs, disk } = await ingestBoth(
+      demo.feeds.slice(2),
+      '2026-11-21',
+      () => demo.clone(),
+      (report) => readCount(report) + 1,
+    );
     expect(disk.kept.length).toBe(2);
     expect(tableHashes(dirs.disk)).toEqual(tableHashes(dirs.memory));
     expect(scratchFiles(dirs.disk)).toEqual([]);

@@ -14,7 +14,7 @@ const pct = (share: number) => `${Math.round(share * 1000) / 10} %`;
  * accepts the feed with `--force`.
  */
 export function feedHoldReason(
-  listings: readonly Listing[],
+  listings: readonly Pick<Listing, 'price'>[],
   previousRows: number | undefined,
   maxDrop: number,
 ): string | null {

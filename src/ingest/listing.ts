@@ -42,6 +42,31 @@ export interface Listing {
   };
 }
 
+/**
+ * What a large run keeps in memory of a listing it moved to its scratch file as soon as it was
+ * read (issue 20): what the merge of the feeds, the guards and the run's sort need. The listing
+ * itself is read back by `id` when it is classified and when its product is assembled.
+ */
+export class SpilledListing {
+  constructor(
+    /** where the listing waits in the run's scratch file */
+    readonly id: number,
+    readonly key: string,
+    readonly retailer: string,
+    readonly file: string,
+    readonly line: number,
+    readonly price: number | null,
+  ) {}
+
+  /** the item id is the key's part after `<retailer>:` */
+  get itemId(): string {
+    return this.key.slice(this.retailer.length + 1);
+  }
+}
+
+/** A run's listing: in memory, or on disk with a {@link SpilledListing} in its place. */
+export type RunListing = Listing | SpilledListing;
+
 const AVAILABILITY: Record<string, Availability> = {
   in_stock: 'in_stock',
   instock: 'in_stock',

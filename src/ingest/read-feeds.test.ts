@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type Listing, SpilledListing } from './listing.js';
 import { readFeeds } from './read-feeds.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/feeds');
@@ -37,5 +38,31 @@ describe('readFeeds', () => {
         reason: 'duplicate id "NG-1": the first row with this id is used',
       }),
     );
+  });
+
+  it('hands every listing to the spill once `at` listings are read, and gives the same result', async () => {
+    const alone = await readFeeds(feeds, () => {}, 0);
+    const total = alone.listings.length;
+    for (const at of [0, 2, total + 10]) {
+      const stored: Listing[] = [];
+      const spill = {
+        at,
+        put: (l: Listing) =>
+          new SpilledListing(stored.push(l) - 1, l.key, l.retailer, l.file, l.line, l.price),
+      };
+      const read = await readFeeds(feeds, () => {}, 0, spill);
+      const spilled = read.listings.filter((l) => l instanceof SpilledListing);
+      // all or nothing: from the feed that reaches `at`, the ones before it go too
+      expect(spilled.length).toBe(at <= total ? total : 0);
+      const restored = read.listings.map((l) => (l instanceof SpilledListing ? stored[l.id]! : l));
+      expect(restored).toEqual(alone.listings);
+      expect(spilled.map((l) => [l.itemId, l.file, l.line])).toEqual(
+        at <= total
+          ? alone.listings.map((l) => [(l as Listing).itemId, (l as Listing).file, (l as Listing).line])
+          : [],
+      );
+      expect(read.issues).toEqual(alone.issues);
+      expect(read.reports).toEqual(alone.reports);
+    }
   });
 });

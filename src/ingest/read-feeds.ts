@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { type FeedSource, type RowIssue, readFeed } from './feeds/index.js';
-import { type Listing, ListingStrings, normalizeRow } from './listing.js';
+import { type Listing, ListingStrings, normalizeRow, type RunListing, SpilledListing } from './listing.js';
 import { startWorker } from './worker.js';
 
 export interface FeedReport {
@@ -23,9 +23,20 @@ export interface FeedReport {
 }
 
 export interface ReadResult {
-  listings: Listing[];
+  /** in feed order; each is a {@link SpilledListing} once the run spills (see {@link ListingSpill}) */
+  listings: RunListing[];
   issues: RowIssue[];
   reports: FeedReport[];
+}
+
+/**
+ * Where a large run's listings go as they are read (issue 20): once `at` listings have been
+ * read, those held so far and every one read after go to `put`, which stores the listing and
+ * returns what stays in memory of it.
+ */
+export interface ListingSpill {
+  readonly at: number;
+  put(listing: Listing): SpilledListing;
 }
 
 /** One feed read on its own: what `readFeeds` merges, in feed order. */
@@ -33,7 +44,7 @@ export interface FeedRead {
   rows: number;
   rejected: number;
   /** the accepted listings, duplicates within the feed left out */
-  listings: Listing[];
+  listings: RunListing[];
   /** the row issues in row order, each with the line it belongs to */
   issues: RowIssue[];
   /** why the feed failed as a whole; null when it was read */
@@ -73,7 +84,7 @@ export async function readOneFeed(feed: FeedSource): Promise<FeedRead> {
   return read;
 }
 
-const duplicateIssue = (retailer: string, listing: Listing): RowIssue => ({
+const duplicateIssue = (retailer: string, listing: RunListing): RowIssue => ({
   file: listing.file,
   line: listing.line,
   retailer,
@@ -165,13 +176,26 @@ export async function readFeeds(
   progress: (event: { phase: string; done?: number; total?: number }) => void,
   /** worker threads beside this one; default: one per further core once the feeds are large */
   threads = totalBytes(feeds) >= THREADED_BYTES ? readerThreads() : 0,
+  /** where the listings go from the moment `spill.at` have been read; default: they stay in memory */
+  spill?: ListingSpill,
 ): Promise<ReadResult> {
   const reads: FeedRead[] = new Array(feeds.length);
+  // listings read so far; from `spill.at` on, each feed's listings leave the heap as it arrives
+  let count = 0;
+  let spilling = false;
+  const spillRead = (read: FeedRead) => {
+    read.listings = read.listings.map((l) => (l instanceof SpilledListing ? l : spill!.put(l)));
+  };
   await readAll(feeds, threads, (index, read) => {
     reads[index] = read;
+    count += read.listings.length;
+    if (spill && !spilling && count >= spill.at) {
+      spilling = true;
+      for (const held of reads) if (held) spillRead(held);
+    } else if (spilling) spillRead(read);
     progress({ phase: `read ${feeds[index]!.retailer}`, done: read.rows });
   });
-  const listings: Listing[] = [];
+  const listings: RunListing[] = [];
   const issues: RowIssue[] = [];
   const reports: FeedReport[] = [];
   // item ids are unique per retailer (Merchant Center's rule); a repeated id is a bad row
@@ -230,7 +254,7 @@ export async function readFeeds(
     for (const l of feedListings) seen.add(l.itemId);
     report.listings = feedListings.length;
     report.warnings = feedIssues.filter((i) => i.severity === 'warning').length;
-    for (const l of feedListings) listings.push(strings.share(l));
+    for (const l of feedListings) listings.push(l instanceof SpilledListing ? l : strings.share(l));
     for (const i of feedIssues) issues.push(i);
   }
   return { listings, issues, reports };

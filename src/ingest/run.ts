@@ -33,7 +33,7 @@ import { writeProductDocuments } from './build/product-documents.js';
 import { type Reference, writeReference } from './build/reference.js';
 import { buildRelationships } from './build/relationships.js';
 import type { ResolveRecord, Resolver, VariantGroup } from './build/resolver.js';
-import { PackedTexts, ScratchFile } from './build/scratch.js';
+import { PackedTexts, ScratchFile, type ScratchTable } from './build/scratch.js';
 import { type StoredProducts, storedProducts, writeProducts } from './build/write-products.js';
 import {
   analyzeSnapshot,
@@ -46,9 +46,9 @@ import { type FactsWorker, startFacts } from './facts.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
 import { DEFAULT_MAX_DROP, feedHoldReason, visibleShrinkReason } from './guards.js';
 import { type HistoryReport, type HistoryStaging, importHistory, stageHistoryFile } from './history.js';
-import type { Listing } from './listing.js';
+import { type Listing, type RunListing, SpilledListing } from './listing.js';
 import { slugify } from './normalize/index.js';
-import { type FeedReport, readFeeds } from './read-feeds.js';
+import { type FeedReport, type ListingSpill, readFeeds } from './read-feeds.js';
 import { resolveListings } from './resolve/index.js';
 
 export interface IngestOptions {
@@ -74,8 +74,8 @@ export interface IngestOptions {
   remove?: string[];
   /**
    * listings from which a run keeps its listings and assembled products in a scratch file
-   * beside the snapshot between phases instead of in memory (default {@link spillThreshold}: as
-   * many as half of this process's heap holds)
+   * beside the snapshot instead of in memory, the listings from the moment this many have been
+   * read (default {@link spillThreshold}: as many as half of this process's heap holds)
    */
   spillAt?: number;
   /**
@@ -254,11 +254,14 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   const release = lockCatalog(options.dataDir);
   // history files are read on another thread while this one builds the catalog
   const staging = (options.history ?? []).map(stageHistoryFile);
+  // a large run's listings go to a scratch file as they are read (opened only then)
+  const spill = new RunSpill(options.dataDir, options.spillAt ?? spillThreshold());
   try {
     // what an ingest killed mid-write left behind goes first
     sweepPartialSnapshots(options.dataDir);
-    return await ingestLocked(options, staging);
+    return await ingestLocked(options, staging, spill);
   } finally {
+    spill.close();
     // a run that ended early still waits for its readers, so their scratch files can go
     await Promise.allSettled(staging.map((s) => s.staged));
     for (const s of staging) s.dispose();
@@ -266,7 +269,11 @@ export async function runIngest(options: IngestOptions): Promise<IngestReport> {
   }
 }
 
-async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): Promise<IngestReport> {
+async function ingestLocked(
+  options: IngestOptions,
+  staging: HistoryStaging[],
+  spill: RunSpill,
+): Promise<IngestReport> {
   const started = Date.now();
   const now = new Date().toISOString();
   const day = options.day ?? today();
@@ -290,7 +297,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     }
     report(event);
   };
-  const read = await readFeeds(options.feeds, progress);
+  const read = await readFeeds(options.feeds, progress, undefined, spill);
   const { issues, reports: feedReports } = read;
 
   const previousPath = currentSnapshotPath(options.dataDir);
@@ -298,7 +305,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
   const visibleBefore = readVisibleProducts(previousPath);
 
   // guards: a retailer whose fresh feed looks broken keeps its previous listings
-  const freshByRetailer = new Map<string, Listing[]>();
+  const freshByRetailer = new Map<string, RunListing[]>();
   for (const l of read.listings) {
     const list = freshByRetailer.get(l.retailer) ?? [];
     list.push(l);
@@ -313,7 +320,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       freshByRetailer.delete(retailer);
       for (const f of feedReports) if (f.retailer === retailer) f.held = reason;
     }
-  const listings: Listing[] = [...freshByRetailer.values()].flat();
+  const listings: RunListing[] = [...freshByRetailer.values()].flat();
   const fresh = new Set(freshByRetailer.keys());
   // `listings` is now the one list of the run's listings (handed to the write below)
   freshByRetailer.clear();
@@ -392,6 +399,12 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
   // retailers came fresh or carried: resolution and id assignment see the same input for the
   // same listings, so ids, offers and groups do not depend on how a run was invoked
   listings.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  // a run that spilled while reading, or that the carried listings make large, keeps every
+  // listing on disk from here on (spillThreshold)
+  if (spill.active || listings.length >= spill.at)
+    listings.forEach((l, i) => {
+      if (!(l instanceof SpilledListing)) listings[i] = spill.put(l);
+    });
   const path = newSnapshotPath(options.dataDir);
   const db = openWritable(path);
   try {
@@ -402,8 +415,6 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
     db.exec('BEGIN');
     // the listings are handed over (`splice` empties this function's array): once the products
     // are written nothing holds them, so the phases that follow run without them in memory
-    // a large run keeps its listings and products on disk between phases (spillThreshold)
-    const spill = listings.length >= (options.spillAt ?? spillThreshold());
     const written = await writeListings(db, listings.splice(0), {
       content,
       previousPath,
@@ -411,7 +422,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
       day,
       resolver: options.resolver,
       factsWorkerAt: options.factsWorkerAt ?? FACTS_WORKER_AT,
-      scratchPath: spill ? path.replace(/\.db$/, '.scratch.db') : null,
+      spill,
       progress,
     });
     progress({ phase: 'relationships' });
@@ -496,7 +507,7 @@ async function ingestLocked(options: IngestOptions, staging: HistoryStaging[]): 
  */
 async function writeListings(
   db: Db,
-  listings: Listing[],
+  listings: RunListing[],
   options: {
     content: Content;
     previousPath: string | null;
@@ -505,8 +516,11 @@ async function writeListings(
     resolver: Resolver | undefined;
     /** listings from which the resolver's facts are computed on a worker thread too */
     factsWorkerAt: number;
-    /** where the listings and products wait between phases (deleted before this returns); null: in memory */
-    scratchPath: string | null;
+    /**
+     * the run's scratch file: where a large run's listings wait (each listing is then a
+     * {@link SpilledListing}) and its products between phases (closed before this returns)
+     */
+    spill: RunSpill;
     progress: (event: { phase: string; done?: number; total?: number }) => void;
   },
 ): Promise<{ products: number; previousPath: string | null }> {
@@ -516,11 +530,11 @@ async function writeListings(
   const from = Math.floor(listings.length * (1 - FACTS_WORKER_SHARE));
   const facts =
     !options.resolver &&
-    !options.scratchPath &&
+    !options.spill.active &&
     listings.length >= options.factsWorkerAt &&
     availableParallelism() > 1
       ? startFacts(
-          listings.slice(from).map((l) => ({
+          (listings.slice(from) as Listing[]).map((l) => ({
             title: l.title,
             description: l.description,
             mpn: l.mpn,
@@ -541,7 +555,7 @@ async function writeListings(
 /** {@link writeListings} once the facts worker, if any, has started. */
 async function writeResolved(
   db: Db,
-  listings: Listing[],
+  listings: RunListing[],
   facts: FactsWorker | null,
   options: Parameters<typeof writeListings>[2],
 ): Promise<{ products: number; previousPath: string | null }> {
@@ -557,10 +571,10 @@ async function writeResolved(
     reference,
     now,
   );
-  // the listings and the assembled products wait on disk between phases (build/scratch.ts)
-  const scratch = new ScratchFile(options.scratchPath);
+  // a large run's listings and assembled products wait on disk between phases (build/scratch.ts)
+  const { spill } = options;
   try {
-    const { products, groups } = resolveProducts(listings, scratch, {
+    const { products, groups } = resolveProducts(listings, spill, {
       reference,
       previous,
       now,
@@ -587,7 +601,7 @@ async function writeResolved(
     });
     written = count;
   } finally {
-    scratch.close();
+    spill.close();
   }
   // the run's products are garbage from here on
   collectGarbage();
@@ -602,13 +616,15 @@ async function writeResolved(
 
 /**
  * Classifies, resolves and assembles the run's listings into products and variant groups.
- * The listings leave the heap once the resolver's records are built (they wait in `scratch`
- * until their product is assembled), and each product goes to `scratch` as soon as it is
- * assembled: what stays in memory is one small summary a product (issue 20).
+ * A large run's listings are on disk already (they went there as they were read): each is read
+ * back to be classified and to build its resolver record, and once more when its product is
+ * assembled. A smaller run's listings leave this array as the records are built. Each product
+ * goes to the scratch file as soon as it is assembled: what stays in memory is one small
+ * summary a product (issue 20).
  */
 function resolveProducts(
-  listings: Listing[],
-  scratch: ScratchFile,
+  listings: RunListing[],
+  spill: RunSpill,
   options: {
     reference: Reference;
     previous: PreviousCatalog;
@@ -618,26 +634,49 @@ function resolveProducts(
   },
 ): { products: StoredProducts; groups: VariantGroup[] } {
   const { reference, previous, progress } = options;
+  const onDisk = spill.active;
   progress({ phase: 'classify', total: listings.length });
   const classifier = new Classifier(reference.types.values());
   const classifications = new Classifications(listings.length);
-  listings.forEach((l, slot) => {
-    classifications.set(slot, classifier.classify(l));
-  });
+  // a spilled listing is classified when it is read back below, so it is read once
+  if (!onDisk)
+    listings.forEach((l, slot) => {
+      classifications.set(slot, classifier.classify(l as Listing));
+    });
 
   progress({ phase: 'resolve', total: listings.length });
-  // a large run's listings wait in the scratch file until assembly, and its records read their
-  // descriptions and specs (the largest parts of a record) from packed texts outside the heap
-  const stored = scratch.table<Listing>('listings');
-  let packed = scratch.onDisk
+  // a small run's listings wait in memory until assembly (no copy); a large run's in the scratch
+  // file, where each has its id since it was read, and its records read their descriptions and
+  // specs (the largest parts of a record) from packed texts outside the heap
+  const inMemory = onDisk ? null : spill.scratch.table<Listing>('listings');
+  const ids = onDisk ? new Int32Array(listings.length) : null;
+  const listingAt = (slot: number): Listing => (ids ? spill.get(ids[slot]!) : inMemory!.get(slot));
+  let packed = onDisk
     ? { descriptions: new PackedTexts(listings.length), specs: new PackedTexts(listings.length) }
     : null;
+  // a listing read back has its own copy of every string: the records' repeated ones are shared
+  const strings = new Map<string, string>();
+  const shared = (value: string | null): string | null => {
+    if (value === null) return null;
+    const seen = strings.get(value);
+    if (seen !== undefined) return seen;
+    strings.set(value, value);
+    return value;
+  };
   const slotOf = new Map<string, number>();
   // each listing leaves this array as it is stored, so the heap never holds both
-  const handed = listings as (Listing | undefined)[];
-  let records: ResolveRecord[] | null = listings.map((l, slot) => {
+  const handed = listings as (RunListing | undefined)[];
+  let records: ResolveRecord[] | null = listings.map((entry, slot) => {
     handed[slot] = undefined;
-    stored.put(slot, l);
+    let l: Listing;
+    if (entry instanceof SpilledListing) {
+      ids![slot] = entry.id;
+      l = spill.get(entry.id);
+      classifications.set(slot, classifier.classify(l));
+    } else {
+      l = entry;
+      inMemory?.put(slot, l);
+    }
     slotOf.set(l.key, slot);
     const record = {
       key: l.key,
@@ -658,9 +697,13 @@ function resolveProducts(
     if (!packed) return record;
     packed.descriptions.put(slot, l.description);
     packed.specs.put(slot, JSON.stringify(l.rawSpecs));
+    record.source = shared(record.source)!;
+    record.color = shared(record.color);
+    record.size = shared(record.size);
     return new PackedRecord(record, slot, packed);
   });
   listings.length = 0;
+  strings.clear();
   const resolved = options.resolver(records);
   records = null;
   packed = null;
@@ -682,17 +725,90 @@ function resolveProducts(
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
     usedSlugs: new Set<string>(),
   };
-  const products = storedProducts(scratch, reference);
+  const products = storedProducts(spill.scratch, reference);
   resolved.products.forEach((r, index) => {
     const product = assembleProduct(
       r,
-      r.keys.map((k) => stored.get(slotOf.get(k)!)),
+      r.keys.map((k) => listingAt(slotOf.get(k)!)),
       ctx,
     );
     products.add(index, product);
   });
-  stored.clear();
+  if (onDisk) spill.clear();
+  else inMemory!.clear();
   return { products, groups: resolved.groups };
+}
+
+/**
+ * The run's scratch file (build/scratch.ts) and where a large run's listings go in it: from the
+ * moment {@link RunSpill.at} listings have been read (readFeeds), or once the carried listings
+ * make the run that large, every listing is stored there and only a {@link SpilledListing}
+ * stays in memory, so the JS heap at the end of the read holds what the guards and the sort
+ * need, not the listings (issue 20). A run that never spills gets an in-memory scratch file.
+ */
+class RunSpill implements ListingSpill {
+  readonly at: number;
+  readonly #dataDir: string;
+  #scratch: ScratchFile | null = null;
+  #listings: ScratchTable<Listing> | null = null;
+  #next = 0;
+  /** a feed's path and a retailer repeat in every one of its listings: one string each */
+  readonly #strings = new Map<string, string>();
+
+  constructor(dataDir: string, at: number) {
+    this.#dataDir = dataDir;
+    this.at = at;
+  }
+
+  /** whether the listings are on disk (every listing of the run is then a {@link SpilledListing}) */
+  get active(): boolean {
+    return this.#listings !== null;
+  }
+
+  /** the scratch file; in memory unless the listings went to disk */
+  get scratch(): ScratchFile {
+    this.#scratch ??= new ScratchFile(null);
+    return this.#scratch;
+  }
+
+  put(listing: Listing): SpilledListing {
+    if (!this.#listings) {
+      // beside the snapshot (a `building-<pid>-…` name: swept if this process dies)
+      this.#scratch = new ScratchFile(newSnapshotPath(this.#dataDir).replace(/\.db$/, '.scratch.db'));
+      this.#listings = this.#scratch.table<Listing>('listings');
+    }
+    const id = this.#next++;
+    this.#listings.put(id, listing);
+    return new SpilledListing(
+      id,
+      listing.key,
+      this.#share(listing.retailer),
+      this.#share(listing.file),
+      listing.line,
+      listing.price,
+    );
+  }
+
+  get(id: number): Listing {
+    return this.#listings!.get(id);
+  }
+
+  /** drops the stored listings (their pages are reused by the products) */
+  clear(): void {
+    this.#listings?.clear();
+  }
+
+  /** closes and deletes the scratch file (safe to call twice) */
+  close(): void {
+    this.#scratch?.close();
+  }
+
+  #share(value: string): string {
+    const seen = this.#strings.get(value);
+    if (seen !== undefined) return seen;
+    this.#strings.set(value, value);
+    return value;
+  }
 }
 
 /**
