@@ -48,7 +48,11 @@ function holdingEveryWord(texts: string[]) {
   });
   const productBlobs: number[] = [];
   documents.forEach((doc) => {
-    const v = embedTerms(doc, (t) => ({ df: counts[ids.get(t)!]!, vector: vectors[ids.get(t)!]! }), documents.length);
+    const v = embedTerms(
+      doc,
+      (t) => ({ df: counts[ids.get(t)!]!, vector: vectors[ids.get(t)!]! }),
+      documents.length,
+    );
     if (v) {
       const out = new Uint8Array(bytes);
       writeBlob(v, out, 0);
@@ -58,13 +62,25 @@ function holdingEveryWord(texts: string[]) {
   return { terms, termDf: counts, termBlobs: [...termBlobs], productBlobs };
 }
 
-const word = fc.constantFrom('dishwasher', 'fridge', 'steel', 'quiet', 'wx-100', 'kl9', '36', 'oven', 'red', 'a');
+const word = fc.constantFrom(
+  'dishwasher',
+  'fridge',
+  'steel',
+  'quiet',
+  'wx-100',
+  'kl9',
+  '36',
+  'oven',
+  'red',
+  'a',
+);
 const text = fc.array(word, { maxLength: 7 }).map((ws) => ws.join(' '));
 /** texts with words of their own (model codes) beside shared ones, as catalogs have */
-const catalog = fc.array(
-  fc.tuple(text, fc.option(fc.stringMatching(/^[a-z]{2}[0-9]{2,4}$/), { nil: undefined })),
-  { maxLength: 25 },
-).map((rows) => rows.map(([t, code]) => (code ? `${t} ${code}` : t)));
+const catalog = fc
+  .array(fc.tuple(text, fc.option(fc.stringMatching(/^[a-z]{2}[0-9]{2,4}$/), { nil: undefined })), {
+    maxLength: 25,
+  })
+  .map((rows) => rows.map(([t, code]) => (code ? `${t} ${code}` : t)));
 
 describe('catalog embeddings', () => {
   it('are the bytes of the model that holds every word at once', () => {

@@ -95,7 +95,8 @@ export function learnCatalogEmbeddings(
   const spellings: Float32Array[] = [];
   for (let id = 0; id < terms.length; id++) {
     const s = slot[id]!;
-    if (s >= 0) spellings[s] = spellingVector(terms[id]!, options.wordWeight, spelling.subarray(s * D, s * D + D));
+    if (s >= 0)
+      spellings[s] = spellingVector(terms[id]!, options.wordWeight, spelling.subarray(s * D, s * D + D));
   }
   // a one-text word's spelling, made when its text is read (it is read in no other)
   const own = new Float32Array(D);
@@ -137,7 +138,11 @@ export function learnCatalogEmbeddings(
   for (let id = 0; id < terms.length; id++) {
     const s = slot[id]!;
     if (s < 0) continue;
-    const vector = blend(spellings[s]!, context.subarray(s * D, s * D + D), vectors.subarray(s * D, s * D + D));
+    const vector = blend(
+      spellings[s]!,
+      context.subarray(s * D, s * D + D),
+      vectors.subarray(s * D, s * D + D),
+    );
     known[s] = { df: counts[id]!, vector };
   }
 
