@@ -170,6 +170,16 @@ export interface ResolveOptions {
    */
   codeStemKeys?: boolean;
   /**
+   * With `codeStemKeys`: the pairs only the stem keys make candidates (found by blocking once
+   * more without them) are judged by the weights learned from the other pairs and compete
+   * with every rival at their slots, but take no part in learning and are no rivals of the
+   * other pairs (learn.ts `added`); the stem keys also stay out of the titles' IDF. So the
+   * added candidates cannot move the posterior of a pair that was a candidate without them,
+   * except through the blocking itself (its per-record probes rank keys by df). Default true;
+   * no effect while `codeStemKeys` is off.
+   */
+  stemRivalsApart?: boolean;
+  /**
    * A `title_similarity` pair where one listing names its own model number and the other
    * names none keeps its fixed score only if the learned posterior also accepts it: a code
    * the other listing does not state is no evidence for the pair, and where most listings have
