@@ -164,9 +164,10 @@ export interface ResolveOptions {
    * Blocking also keys each title code by its stem (cut after its last digit: `SRSA212BK` and
    * `SRSA212/BLK` both give `SRSA212`) and a code joined to the short capitals word before it
    * (`MDR EX55` gives `MDREX55`): candidates only, scoring unchanged (features.ts,
-   * `codeStems`). Default false: it makes 8 more of Abt-Buy's true pairs candidates, but
-   * merges 2 of them while the added rivals cost 2 others, and moves nothing on the other
-   * sets (leave-one-set-out in docs/ingest.md, session 12).
+   * `codeStems`). Default false: it makes 8 more of Abt-Buy's true pairs candidates and,
+   * with `stemRivalsApart`, merges one more through the ingest, but resolver alone it still
+   * moves Abt-Buy both ways and Amazon-Google's orphaned copies down, so leave-one-set-out
+   * chooses it off (docs/ingest.md, session 12).
    */
   codeStemKeys?: boolean;
   /**
