@@ -1,10 +1,15 @@
-import { loadColorVocabulary } from '../../content/index.js';
+import { readFileSync } from 'node:fs';
+import type { ColorVocabulary } from '../../content/index.js';
 
 /**
  * The color vocabulary of `data/resolve/colors.json`, read once: the color words of titles
- * (tokens.ts) and the color suffix codes of model numbers (base-model.ts).
+ * (tokens.ts) and the color suffix codes of model numbers (base-model.ts). Read as plain JSON
+ * (the resolver runs in worker threads too, and the schema library costs each a start-up);
+ * `test/data-files.test.ts` checks the file against its schema (`loadColorVocabulary`).
  */
-const vocabulary = loadColorVocabulary();
+const vocabulary = JSON.parse(
+  readFileSync(new URL('../../../data/resolve/colors.json', import.meta.url), 'utf8'),
+) as ColorVocabulary;
 
 /** Color word → the color family it belongs to; finishes count as colors. */
 export const COLOR_WORDS: ReadonlyMap<string, string> = new Map(
