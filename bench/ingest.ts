@@ -132,7 +132,7 @@ try {
     for (const p of report.phases)
       say(`| ${p.phase} | ${tenths(p.wall_ms)} | ${tenths(p.cpu_ms)} | ${p.rss_mb} | ${p.heap_mb} |`);
     say(
-      `resolution vs the demo's ground truth: pair precision ${resolution.precision}, recall ${resolution.recall}, F1 ${resolution.f1}`,
+      `resolution vs the demo's ground truth: pair precision ${resolution.precision}, recall ${resolution.recall}, F1 ${resolution.f1} (${resolution.right} right, ${resolution.wrong} wrong, ${resolution.missed} missed pairs)`,
     );
     say(
       `classification vs the ground truth: product type accuracy ${pct(resolution.type_accuracy)}, brand recall ${pct(resolution.brand_recall)}, brand recall from titles ${pct(resolution.brand_recall_from_titles)} (${resolution.products_without_stated_brand} products no listing states a brand for)`,

@@ -655,7 +655,15 @@ async function main(argv: string[]): Promise<void> {
   }
   const results: Record<string, PairScores> = {};
   const rows: string[] = [];
-  const row = (name: string, r: PairScores, predicted: number, truePairs: number, seconds: number) =>
+  // `right`, `wrong` and `missed` pair counts show single-pair changes the 3 decimals hide.
+  const row = (
+    name: string,
+    r: PairScores,
+    predicted: number,
+    truePairs: number,
+    seconds: number,
+    right = Math.round(r.precision * predicted),
+  ) =>
     [
       name.padEnd(30),
       r.precision.toFixed(3).padStart(9),
@@ -663,6 +671,9 @@ async function main(argv: string[]): Promise<void> {
       r.f1.toFixed(3).padStart(6),
       String(predicted).padStart(10),
       String(truePairs).padStart(10),
+      String(right).padStart(8),
+      String(predicted - right).padStart(6),
+      String(truePairs - right).padStart(7),
       seconds.toFixed(2).padStart(8),
     ].join(' ');
   const orphansFlag = argv.indexOf('--orphans');
@@ -709,16 +720,25 @@ async function main(argv: string[]): Promise<void> {
     const started = performance.now();
     const r = await evaluateDemo(products);
     results.demo = { precision: r.precision, recall: r.recall, f1: r.f1 };
-    rows.push(row('demo', r, r.predicted, r.true, (performance.now() - started) / 1000));
+    rows.push(row('demo', r, r.predicted, r.true, (performance.now() - started) / 1000, r.right));
   }
   if (json) {
     console.log(JSON.stringify(results));
     return;
   }
   console.log(
-    ['dataset'.padEnd(30), 'precision', ' recall', '    f1', ' predicted', '      true', ' seconds'].join(
-      ' ',
-    ),
+    [
+      'dataset'.padEnd(30),
+      'precision',
+      ' recall',
+      '    f1',
+      ' predicted',
+      '      true',
+      '   right',
+      ' wrong',
+      ' missed',
+      ' seconds',
+    ].join(' '),
   );
   for (const row of rows) console.log(row);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONTENT_DIR, loadContent, type SpecDef } from '../src/content/index.js';
+import { DEFAULT_CONTENT_DIR, loadColorVocabulary, loadContent, type SpecDef } from '../src/content/index.js';
 
 /** True when x is a whole multiple of step (within float noise). */
 const onStep = (x: number, step: number) => Math.abs(x / step - Math.round(x / step)) < 1e-6;
@@ -220,5 +220,14 @@ describe('data files', () => {
       if (low !== undefined && typical !== undefined && high !== undefined)
         expect(low <= typical && typical <= high, file.product_type).toBe(true);
     }
+  });
+
+  it('the color vocabulary (resolve/colors.json) names each word once and each code once per color', () => {
+    const colors = loadColorVocabulary();
+    expect(duplicates(Object.values(colors.words).flat())).toEqual([]);
+    for (const [color, codes] of Object.entries(colors.suffix_codes))
+      expect(duplicates(codes), color).toEqual([]);
+    const words = new Set(Object.values(colors.words).flat());
+    expect([...colors.part_nouns, ...colors.material_words].filter((w) => words.has(w))).toEqual([]);
   });
 });

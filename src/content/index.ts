@@ -1,7 +1,8 @@
-export { type Content, ContentError, DEFAULT_CONTENT_DIR, loadContent } from './load.js';
+export { type Content, ContentError, DEFAULT_CONTENT_DIR, loadColorVocabulary, loadContent } from './load.js';
 export {
   type BrandDef,
   type CategoryDef,
+  type ColorVocabulary,
   KNOWLEDGE_CONTEXTS,
   KNOWLEDGE_TYPES,
   type KnowledgeFile,

@@ -8,6 +8,8 @@ import {
   BrandFile,
   type CategoryDef,
   CategoryFile,
+  type ColorVocabulary,
+  ColorVocabularyFile,
   KnowledgeFile,
   type NeedsDef,
   NeedsFile,
@@ -82,4 +84,9 @@ export function loadContent(dir: string = DEFAULT_CONTENT_DIR): Content {
     specRules: existsSync(rulesFile) ? readJson<SpecRulesDef[]>(rulesFile, SpecRulesFile) : [],
     needs: jsonFiles(join(dir, 'needs')).flatMap((f) => readJson<NeedsDef[]>(f, NeedsFile)),
   };
+}
+
+/** The resolver's color vocabulary (`resolve/colors.json`, data/README.md), validated. */
+export function loadColorVocabulary(dir: string = DEFAULT_CONTENT_DIR): ColorVocabulary {
+  return readJson<ColorVocabulary>(join(dir, 'resolve', 'colors.json'), ColorVocabularyFile);
 }

@@ -310,3 +310,26 @@ export const NeedsFile = Type.Array(
   ),
 );
 export type NeedsDef = Static<typeof NeedsFile>[number];
+
+/**
+ * The resolver's color vocabulary (`resolve/colors.json`): color words by family, the words
+ * that make a color word a material (`stainless steel`), the part nouns after which a color
+ * phrase names a part's color or material rather than the product's (`Stainless Steel Drum`),
+ * and the color suffix codes makers append to a model number, by the color they stand for.
+ */
+export const ColorVocabularyFile = Type.Object(
+  {
+    words: Type.Record(
+      Type.String({ pattern: '^[a-z]+$' }),
+      Type.Array(Type.String({ pattern: '^[a-z]+$' })),
+    ),
+    material_words: Type.Array(Type.String({ pattern: '^[a-z]+$' })),
+    part_nouns: Type.Array(Type.String({ pattern: '^[a-z]+$' })),
+    suffix_codes: Type.Record(
+      Type.String({ pattern: '^[a-z]+$' }),
+      Type.Array(Type.String({ pattern: '^[A-Z]+$' }), { minItems: 1 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ColorVocabulary = Static<typeof ColorVocabularyFile>;

@@ -68,6 +68,26 @@ describe('relateModels: two codes of one color family', () => {
     expect(relateModels('DSCW120SLV', 'DSCW120SL')).toBe('same');
     expect(relateModels('LSC21943SS', 'LSC21943ST')).toBe('same');
   });
+  it("reads the common three-letter color codes (Sony's /WHI, /BLK, /SLV) as their colors", () => {
+    // `MDR EX55/WHI` is read as `MDREX55WHI`; Abt writes the same earbuds `MDREX55WH`.
+    expect(relateModels('MDREX55WHI', 'MDREX55WH')).toBe('same');
+    expect(relateModels('MDREX55WHI', 'MDREX55WHT')).toBe('same');
+    expect(relateModels('MDREX55WHI', 'MDREX55BLK')).toBe('variant');
+    expect(relateModels('DSCW120SLV', 'DSCW120S')).toBe('same');
+    for (const [code, color] of [
+      ['WHI', 'white'],
+      ['WHT', 'white'],
+      ['BLK', 'black'],
+      ['SLV', 'silver'],
+      ['BLU', 'blue'],
+      ['PNK', 'pink'],
+      ['GRN', 'green'],
+      ['GRY', 'gray'],
+      ['ORG', 'orange'],
+      ['YLW', 'yellow'],
+    ] as const)
+      expect(splitModel(`MDREX55${code}`).suffixes, code).toEqual([{ code, kind: 'color', values: [color] }]);
+  });
 });
 
 describe('relateModels: suffixes of different kinds', () => {

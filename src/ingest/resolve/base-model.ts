@@ -1,3 +1,5 @@
+import { COLOR_CODES } from './color-vocabulary.js';
+
 /**
  * Suffix codes manufacturers append to a base model for a color, size or sales region
  * (`AM53BK` = AM53 in black, `FS105NA` = FS105 for North America). Two model numbers with
@@ -9,30 +11,7 @@ export type SuffixKind = 'color' | 'size' | 'region';
 
 const REGION_SUFFIXES = ['FXZA', 'XAA', 'XZA', 'ZA', 'NA', 'US', 'USA', 'UC', 'EU', 'UK', 'AU', 'JP', 'CA'];
 
-/**
- * Color suffix codes by the color they stand for, so `BK` and `BLK` compare equal. A code
- * listed under two colors is ambiguous between makers (`BL` is black at Yamaha, blue
- * elsewhere) and agrees with either.
- */
-const COLOR_CODES: Record<string, string[]> = {
-  black: ['BLACK', 'BLK', 'BK', 'B', 'K', 'BB', 'SB', 'BL'],
-  white: ['WHITE', 'WHT', 'WH', 'W', 'WW', 'AW', 'SW'],
-  silver: ['SILVER', 'SLV', 'SIL', 'SL', 'S'],
-  // Stainless steel is a finish of its own, sold beside silver (`…SS` and `…SL` are two
-  // products); `S` may stand for either.
-  stainless: ['STAINLESS', 'SS', 'ST', 'S'],
-  blue: ['BLUE', 'BLU', 'BL', 'L'],
-  red: ['RED', 'RD', 'R'],
-  pink: ['PINK', 'PNK', 'PK', 'P'],
-  green: ['GREEN', 'GRN', 'G'],
-  gray: ['GRY', 'GY', 'GR'],
-  gold: ['GLD', 'GD'],
-  brown: ['BRN', 'BR'],
-  orange: ['ORG'],
-  purple: ['PUR'],
-  platinum: ['AP'],
-  titanium: ['TI', 'TT', 'T'],
-};
+/** Color suffix code → the colors it may stand for (data/resolve/colors.json `suffix_codes`). */
 const COLOR_SUFFIXES = new Map<string, string[]>();
 for (const [color, codes] of Object.entries(COLOR_CODES)) {
   for (const code of codes) COLOR_SUFFIXES.set(code, [...(COLOR_SUFFIXES.get(code) ?? []), color]);

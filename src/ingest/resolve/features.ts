@@ -388,8 +388,16 @@ export function buildCorpus(
     const terms: number[] = tokens.map(intern);
     const keys = new Set<number>(terms);
     for (const code of [...titleCodes, ...descCodes]) keys.add(intern(`#${code}`));
+    // stem keys only propose candidates: they count in the blocking's df, not in the titles' IDF
+    let stemKeys: number[] | null = null;
     if (rules.codeStemKeys === true)
-      for (const stem of codeStems(r.title, titleCodes)) keys.add(intern(`#${stem}`));
+      for (const stem of codeStems(r.title, titleCodes)) {
+        const id = intern(`#${stem}`);
+        if (keys.has(id) || terms.includes(id)) continue;
+        keys.add(id);
+        stemKeys ??= [];
+        stemKeys.push(id);
+      }
     // Character n-grams of words soften spelling differences (`bsendorfer` / `bosendorfer`).
     for (const t of tokens) if (t.length >= 5 && !/\d/.test(t)) for (const id of gramIds(t)) terms.push(id);
     for (const code of titleCodes) {
@@ -408,6 +416,7 @@ export function buildCorpus(
       mpn,
       terms,
       keys: [...keys] as number[] | null,
+      stemKeys,
     };
   });
 
@@ -423,10 +432,14 @@ export function buildCorpus(
       }
     }
   });
+  // the records that hold a key through a code stem only, which the IDF does not count
+  const stemDf = rules.codeStemKeys === true ? new Int32Array(vocab.size) : null;
+  if (stemDf) for (const x of raw) for (const id of x.stemKeys ?? []) stemDf[id]!++;
   const n = records.length;
   const idfTable = new Float64Array(vocab.size);
   for (const [term, id] of vocab) {
-    idfTable[id] = Math.log((n + 1) / (df[id]! + 0.5)) * (term.startsWith('~') ? NGRAM_WEIGHT : 1);
+    const termDf = df[id]! - (stemDf ? stemDf[id]! : 0);
+    idfTable[id] = Math.log((n + 1) / (termDf + 0.5)) * (term.startsWith('~') ? NGRAM_WEIGHT : 1);
   }
   const idf = (id: number): number => idfTable[id]!;
   // every title vector in two shared arrays: one typed array per record cost ~520 bytes outside

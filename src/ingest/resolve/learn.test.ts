@@ -17,8 +17,8 @@ function rng(seed: number) {
  * Pairs drawn from two known classes: matches have high title levels and agreeing models,
  * non-matches low titles and mostly unrelated models.
  */
-function synthetic(n: number, share: number) {
-  const next = rng(7);
+function synthetic(n: number, share: number, seed = 7) {
+  const next = rng(seed);
   const levels = new Uint8Array(n * F);
   const truth: boolean[] = [];
   for (let p = 0; p < n; p++) {
@@ -79,6 +79,44 @@ describe('compete', () => {
     expect(q[0]).toBeCloseTo(4 / 9);
     expect(q[1]).toBeCloseTo(4 / 9);
     expect(q[2]).toBeCloseTo(0.8);
+  });
+
+  it('an added (code-stem) pair competes with the others but is no rival of theirs', () => {
+    // pair 1 only the stem keys proposed: pair 0 keeps its lone posterior, pair 1 shares
+    const q = Float64Array.from([0.8, 0.8]);
+    const added = Uint8Array.from([0, 1]);
+    compete(q, { nonMatch: new Uint8Array(2), slots: Int32Array.from([0, 1, 0, 2]), slotCount: 3, added });
+    expect(q[0]).toBeCloseTo(0.8);
+    expect(q[1]).toBeCloseTo(4 / 9);
+  });
+});
+
+describe('learnMatches: pairs the code-stem keys added', () => {
+  it('learns nothing from them: the others get the weights and posteriors they get alone', () => {
+    const { levels } = synthetic(4_000, 0.05);
+    const { levels: extra } = synthetic(1_000, 0.5, 99);
+    const n = levels.length / FEATURES.length;
+    const m = extra.length / FEATURES.length;
+    const both = new Uint8Array(levels.length + extra.length);
+    both.set(levels);
+    both.set(extra, levels.length);
+    // every pair its own slots, so competition does not enter
+    const slotsOf = (count: number) => Int32Array.from({ length: 2 * count }, (_, k) => k);
+    const alone = learnMatches(levels, roughStart(levels), {
+      nonMatch: new Uint8Array(n),
+      slots: slotsOf(n),
+      slotCount: 2 * n,
+    });
+    const added = new Uint8Array(n + m);
+    added.fill(1, n);
+    const withAdded = learnMatches(both, roughStart(both), {
+      nonMatch: new Uint8Array(n + m),
+      slots: slotsOf(n + m),
+      slotCount: 2 * (n + m),
+      added,
+    });
+    expect(withAdded.model.matchShare).toBeCloseTo(alone.model.matchShare, 9);
+    for (let p = 0; p < n; p++) expect(withAdded.posterior[p]).toBeCloseTo(alone.posterior[p]!, 9);
   });
 });
 

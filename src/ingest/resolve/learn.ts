@@ -47,6 +47,14 @@ export interface PairConstraints {
   /** Null: no one-to-one competition, pairs are judged on their own. */
   slots: Int32Array | null;
   slotCount: number;
+  /**
+   * With `codeStemKeys`: `added[p]` = 1 for a pair only the code-stem keys made a candidate.
+   * Such a pair is judged by the weights learned from the other pairs (it counts in no M-step
+   * and not in the match share) and competes with every rival at its slots, but is no rival
+   * of the others: the stem keys only add candidates, and must not move the posterior of a
+   * pair that was a candidate without them. Absent: every pair learns and competes.
+   */
+  added?: Uint8Array | null;
 }
 
 /**
@@ -70,12 +78,19 @@ export function compete(
   const slotTotal = scratch?.slotTotal ?? new Float64Array(c.slotCount);
   odds.fill(0);
   slotTotal.fill(0);
+  const added = c.added ?? null;
+  // the added pairs' odds per slot, which the other pairs do not count as rivals
+  const addedTotal = added ? new Float64Array(c.slotCount) : null;
   for (let p = 0; p < n; p++) {
     if (c.nonMatch[p]) continue;
     const x = Math.min(q[p]!, 1 - 1e-9);
     odds[p] = x / (1 - x);
     slotTotal[slots[2 * p]!]! += odds[p]!;
     slotTotal[slots[2 * p + 1]!]! += odds[p]!;
+    if (addedTotal && added![p]) {
+      addedTotal[slots[2 * p]!]! += odds[p]!;
+      addedTotal[slots[2 * p + 1]!]! += odds[p]!;
+    }
   }
   for (let p = 0; p < n; p++) {
     if (c.nonMatch[p]) {
@@ -83,7 +98,9 @@ export function compete(
       continue;
     }
     const o = odds[p]!;
-    const rivals = slotTotal[slots[2 * p]!]! + slotTotal[slots[2 * p + 1]!]! - 2 * o;
+    let rivals = slotTotal[slots[2 * p]!]! + slotTotal[slots[2 * p + 1]!]! - 2 * o;
+    if (addedTotal && !added![p])
+      rivals = Math.max(0, rivals - addedTotal[slots[2 * p]!]! - addedTotal[slots[2 * p + 1]!]!);
     q[p] = o / (1 + o + rivals);
   }
 }
@@ -113,6 +130,8 @@ export function learnMatches(
     total += f.levels;
   }
   const posterior = Float64Array.from(initial);
+  /** pairs only the code-stem keys proposed: judged, not learned from */
+  const added = constraints?.added ?? null;
   const scratch =
     constraints?.slots != null
       ? { odds: new Float64Array(n), slotTotal: new Float64Array(constraints.slotCount) }
@@ -133,6 +152,7 @@ export function learnMatches(
     mCount.fill(0);
     uCount.fill(0);
     for (let p = 0; p < n; p++) {
+      if (added?.[p]) continue;
       const q = posterior[p]!;
       const base = p * F;
       for (let k = 0; k < F; k++) {
@@ -164,7 +184,10 @@ export function learnMatches(
   const uPrior = distribution(uCount, null);
   let m = mPrior;
   let u = uPrior;
-  let share = posterior.reduce((s, q) => s + q, 0) / n;
+  let learning = n;
+  if (added) for (let p = 0; p < n; p++) learning -= added[p]!;
+  learning = Math.max(learning, 1);
+  let share = posterior.reduce((s, q, p) => (added?.[p] ? s : s + q), 0) / learning;
   const weight = new Float64Array(total);
   const setWeights = () => {
     FEATURES.forEach((f, k) => {
@@ -189,7 +212,7 @@ export function learnMatches(
       const q = 1 / (1 + Math.exp(-z));
       change = Math.max(change, Math.abs(q - posterior[p]!));
       posterior[p] = q;
-      sum += q;
+      if (!added?.[p]) sum += q;
     }
     // The share of matches is read before competition: normalizing rivals is about which
     // candidate is the partner, and counting after it undercounts the matches (measured:
@@ -202,7 +225,7 @@ export function learnMatches(
       }
     }
     previous.set(posterior);
-    share = sum / n;
+    share = sum / learning;
     if (change < 1e-4) {
       iterations++;
       break;

@@ -31,6 +31,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,
+  stemRivalsApart: true,
   oneCodeVeto: true,
 };
 
@@ -147,6 +148,26 @@ function edgesOf(scored: ScoredCandidates, keep: (p: number) => boolean): Edge[]
  * The highest fixed score of any candidate pair without a hard conflict at each slot (a
  * listing toward one other retailer, see `PairConstraints.slots` in learn.ts).
  */
+/**
+ * The candidate pairs only `codeStemKeys` proposes: those the blocking does not find on a
+ * corpus without the stem keys.
+ */
+function addedByStems(
+  records: ResolveRecord[],
+  ends: Int32Array,
+  opts: Required<ResolveOptions>,
+): Uint8Array {
+  // the run's precomputed facts are taken once, by the main corpus: this one reads its own
+  const without = candidateEnds(buildCorpus(records, { ...opts, codeStemKeys: false }), opts);
+  const n = records.length;
+  const known = new Set<number>();
+  const key = (i: number, j: number) => (i < j ? i * n + j : j * n + i);
+  for (let p = 0; p < without.length; p += 2) known.add(key(without[p]!, without[p + 1]!));
+  const added = new Uint8Array(ends.length / 2);
+  for (let p = 0; p < added.length; p++) if (!known.has(key(ends[2 * p]!, ends[2 * p + 1]!))) added[p] = 1;
+  return added;
+}
+
 function bestPerSlot(
   probability: Float64Array,
   conflict: Uint8Array,
@@ -204,6 +225,7 @@ function scoreAll(
       slots: opts.oneToOne ? slots : null,
       nonMatch: conflict,
       slotCount: records.length * sourceCount,
+      added: opts.codeStemKeys && opts.stemRivalsApart ? addedByStems(records, ends, opts) : null,
     };
     const result = learnMatches(levels, initial, constraints);
     learned = result.model;

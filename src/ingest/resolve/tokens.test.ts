@@ -62,4 +62,20 @@ describe('colorFamilies', () => {
     expect([...colorFamilies('Pearl Gray Stainless Dryer')].sort()).toEqual(['gray', 'silver', 'white']);
     expect(colorFamilies('Turntable').size).toBe(0);
   });
+  it("reads a color phrase before a part noun as the part's, not the product's", () => {
+    // Abt-Buy: Buy's dryer names its drum, its partner says White.
+    expect(
+      colorFamilies('LG Electronics DLE0442W XL Load Capacity with NeveRust Stainless Steel Drum').size,
+    ).toBe(0);
+    // The demo: a dishwasher's tub material beside its finish.
+    expect([...colorFamilies('Bosch 24 in. Stainless Steel Tub Dishwasher - White')]).toEqual(['white']);
+    expect([
+      ...colorFamilies('Weber Genesis Gas Grill with 3 Stainless Steel Burners: Black LP Gas'),
+    ]).toEqual(['black']);
+  });
+  it('still reads a finish that names no part as the color', () => {
+    expect([...colorFamilies('LG Stainless Steel French Door Refrigerator')]).toEqual(['silver']);
+    expect([...colorFamilies('Black Stainless Steel Dishwasher')].sort()).toEqual(['black', 'silver']);
+    expect([...colorFamilies('Weber Stainless Steel Summit S-650 Grill')]).toEqual(['silver']);
+  });
 });

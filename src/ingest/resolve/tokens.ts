@@ -1,3 +1,5 @@
+import { COLOR_MATERIAL_WORDS, COLOR_WORDS, PART_NOUNS } from './color-vocabulary.js';
+
 /** Words too common in product titles to say anything about identity. */
 const STOPWORDS = new Set([
   'a',
@@ -88,41 +90,6 @@ export function charNgrams(code: string, n = 3): string[] {
   return out;
 }
 
-/** Color words and the color family they belong to; finishes count as colors. */
-const COLOR_WORDS = new Map<string, string>([
-  ['black', 'black'],
-  ['ebony', 'black'],
-  ['onyx', 'black'],
-  ['midnight', 'black'],
-  ['graphite', 'gray'],
-  ['white', 'white'],
-  ['ivory', 'white'],
-  ['pearl', 'white'],
-  ['silver', 'silver'],
-  ['stainless', 'silver'],
-  ['chrome', 'silver'],
-  ['titanium', 'silver'],
-  ['platinum', 'silver'],
-  ['gray', 'gray'],
-  ['grey', 'gray'],
-  ['charcoal', 'gray'],
-  ['blue', 'blue'],
-  ['navy', 'blue'],
-  ['red', 'red'],
-  ['crimson', 'red'],
-  ['pink', 'pink'],
-  ['green', 'green'],
-  ['lime', 'green'],
-  ['purple', 'purple'],
-  ['plum', 'purple'],
-  ['violet', 'purple'],
-  ['gold', 'gold'],
-  ['brown', 'brown'],
-  ['bronze', 'brown'],
-  ['orange', 'orange'],
-  ['yellow', 'yellow'],
-]);
-
 /**
  * Color families named in the text (`'Pearl Gray dryer'` → white, gray). Used to tell color
  * variants apart when model numbers do not.
@@ -134,9 +101,23 @@ export function colorFamilies(text: string): Set<string> {
 /** {@link colorFamilies} of text already tokenized. */
 export function colorFamiliesOf(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const token of tokens) {
-    const family = COLOR_WORDS.get(token);
-    if (family) out.add(family);
+  for (let i = 0; i < tokens.length; i++) {
+    if (!COLOR_WORDS.has(tokens[i]!)) continue;
+    // A color phrase (`stainless steel`, `black stainless`) ends where its words end; before
+    // a part noun it names that part (`Stainless Steel Drum`, `Stainless Steel Tub`).
+    let end = i;
+    while (
+      end + 1 < tokens.length &&
+      (COLOR_WORDS.has(tokens[end + 1]!) || COLOR_MATERIAL_WORDS.has(tokens[end + 1]!))
+    )
+      end++;
+    if (!PART_NOUNS.has(tokens[end + 1] ?? '')) {
+      for (let j = i; j <= end; j++) {
+        const family = COLOR_WORDS.get(tokens[j]!);
+        if (family) out.add(family);
+      }
+    }
+    i = end;
   }
   return out;
 }

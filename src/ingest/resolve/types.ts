@@ -164,11 +164,22 @@ export interface ResolveOptions {
    * Blocking also keys each title code by its stem (cut after its last digit: `SRSA212BK` and
    * `SRSA212/BLK` both give `SRSA212`) and a code joined to the short capitals word before it
    * (`MDR EX55` gives `MDREX55`): candidates only, scoring unchanged (features.ts,
-   * `codeStems`). Default false: it makes 8 more of Abt-Buy's true pairs candidates, but
-   * merges 2 of them while the added rivals cost 2 others, and moves nothing on the other
-   * sets (leave-one-set-out in docs/ingest.md, session 12).
+   * `codeStems`). Default false: it makes 8 more of Abt-Buy's true pairs candidates and,
+   * with `stemRivalsApart`, merges one more through the ingest, but resolver alone it still
+   * moves Abt-Buy both ways and Amazon-Google's orphaned copies down, so leave-one-set-out
+   * chooses it off (docs/ingest.md, session 12).
    */
   codeStemKeys?: boolean;
+  /**
+   * With `codeStemKeys`: the pairs only the stem keys make candidates (found by blocking once
+   * more without them) are judged by the weights learned from the other pairs and compete
+   * with every rival at their slots, but take no part in learning and are no rivals of the
+   * other pairs (learn.ts `added`); the stem keys also stay out of the titles' IDF. So the
+   * added candidates cannot move the posterior of a pair that was a candidate without them,
+   * except through the blocking itself (its per-record probes rank keys by df). Default true;
+   * no effect while `codeStemKeys` is off.
+   */
+  stemRivalsApart?: boolean;
   /**
    * A `title_similarity` pair where one listing names its own model number and the other
    * names none keeps its fixed score only if the learned posterior also accepts it: a code
