@@ -221,7 +221,11 @@ export function limitHeaders(
   now: number = Date.now(),
 ): Record<string, string> {
   const { minute, month } = state;
-  if (policyOf.minute !== minute.limit || policyOf.windowMs !== minute.windowMs || policyOf.month !== month.limit)
+  if (
+    policyOf.minute !== minute.limit ||
+    policyOf.windowMs !== minute.windowMs ||
+    policyOf.month !== month.limit
+  )
     policyOf = {
       minute: minute.limit,
       windowMs: minute.windowMs,
