@@ -64,7 +64,7 @@ describe('Limiter over LocalStore (fake clock)', () => {
     expect(now + refused.retryAfter! * 1000).toBeGreaterThanOrEqual(windowEnd);
     expect(now + (refused.retryAfter! - 1) * 1000).toBeLessThan(windowEnd);
     const headers = limitHeaders(refused, now);
-    expect(Number(headers['X-RateLimit-Reset']) * 1000).toBeGreaterThanOrEqual(windowEnd);
+    expect(Number(headers['x-ratelimit-reset']) * 1000).toBeGreaterThanOrEqual(windowEnd);
     now = windowEnd - 1;
     expect((await limiter.hit(key(), { count: 'requests' })).blocked).toBe('minute');
     now = windowEnd;

@@ -208,25 +208,43 @@ function quotaWarning(month: UsageCounts, quota: number, hardStop: boolean): str
     : `${used}; this month's requests past the quota are counted as overage`;
 }
 
-/** Header values of a limit state: the spec's five and the IETF draft's two. */
+/** The policy of a state's limits (RateLimit-Policy), the same for every request of a plan: made once. */
+let policyOf = { minute: -1, windowMs: -1, month: -1, text: '' };
+
+/**
+ * Header values of a limit state: the spec's five and the IETF draft's two, named in lower
+ * case as they are sent (Fastify lowers every name it is given: a new string for each of
+ * seven headers on every request otherwise).
+ */
 export function limitHeaders(
   state: Pick<LimitState, 'minute' | 'month'>,
   now: number = Date.now(),
 ): Record<string, string> {
   const { minute, month } = state;
+  if (
+    policyOf.minute !== minute.limit ||
+    policyOf.windowMs !== minute.windowMs ||
+    policyOf.month !== month.limit
+  )
+    policyOf = {
+      minute: minute.limit,
+      windowMs: minute.windowMs,
+      month: month.limit,
+      text: `"minute";q=${minute.limit};w=${Math.round(minute.windowMs / 1000)}, "month";q=${month.limit};w=${MONTH_WINDOW_S}`,
+    };
   return {
-    'X-RateLimit-Limit': String(minute.limit),
-    'X-RateLimit-Remaining': String(minute.remaining),
-    'X-RateLimit-Reset': String(Math.ceil((now + minute.resetMs) / 1000)),
-    'X-MonthlyQuota-Limit': String(month.limit),
-    'X-MonthlyQuota-Remaining': String(month.remaining),
-    'RateLimit-Policy': `"minute";q=${minute.limit};w=${Math.round(minute.windowMs / 1000)}, "month";q=${month.limit};w=${MONTH_WINDOW_S}`,
-    RateLimit: `"minute";r=${minute.remaining};t=${seconds(minute.resetMs)}, "month";r=${month.remaining};t=${seconds(month.resetMs)}`,
+    'x-ratelimit-limit': String(minute.limit),
+    'x-ratelimit-remaining': String(minute.remaining),
+    'x-ratelimit-reset': String(Math.ceil((now + minute.resetMs) / 1000)),
+    'x-monthlyquota-limit': String(month.limit),
+    'x-monthlyquota-remaining': String(month.remaining),
+    'ratelimit-policy': policyOf.text,
+    ratelimit: `"minute";r=${minute.remaining};t=${seconds(minute.resetMs)}, "month";r=${month.remaining};t=${seconds(month.resetMs)}`,
   };
 }
 
 /**
- * Headers of a 401: there is no key, hence no plan. The rate headers describe the client
+ * Headers of a 401 (named as limitHeaders'): there is no key, hence no plan. The rate headers describe the client
  * address's budget of failed authentications, and the monthly quota of "no key" is 0.
  */
 export function authFailureHeaders(
@@ -234,12 +252,12 @@ export function authFailureHeaders(
   now: number = Date.now(),
 ): Record<string, string> {
   return {
-    'X-RateLimit-Limit': String(state.limit),
-    'X-RateLimit-Remaining': String(state.remaining),
-    'X-RateLimit-Reset': String(Math.ceil((now + state.resetMs) / 1000)),
-    'X-MonthlyQuota-Limit': '0',
-    'X-MonthlyQuota-Remaining': '0',
-    'RateLimit-Policy': `"auth-failures";q=${state.limit};w=${Math.round(state.windowMs / 1000)}`,
-    RateLimit: `"auth-failures";r=${state.remaining};t=${seconds(state.resetMs)}`,
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(Math.ceil((now + state.resetMs) / 1000)),
+    'x-monthlyquota-limit': '0',
+    'x-monthlyquota-remaining': '0',
+    'ratelimit-policy': `"auth-failures";q=${state.limit};w=${Math.round(state.windowMs / 1000)}`,
+    ratelimit: `"auth-failures";r=${state.remaining};t=${seconds(state.resetMs)}`,
   };
 }

@@ -150,7 +150,7 @@ export const authPlugin = fp<{ keys: KeyDirectory; limiter: Limiter }>(
     app.addHook('onRequest', (request, reply, done) => {
       if (request.routeOptions.config?.public) return done();
       const vary = reply.getHeader('vary');
-      reply.header('Vary', vary ? `${vary}, Origin` : 'Origin');
+      reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
       const key = presentedKey(request);
       const record = key ? keys.authenticate(key) : null;
       if (record) {

@@ -317,7 +317,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     app.addHook('preValidation', (request, reply, done) => {
       const entry = request.cacheEntry;
       if (!entry) return done();
-      reply.header('ETag', entry.etag).header('Cache-Control', cacheControlOf(request));
+      reply.header('etag', entry.etag).header('cache-control', cacheControlOf(request));
       if (etagMatches(request.headers['if-none-match'], entry.etag)) {
         if (compressible(entry.contentType)) varyOnEncoding(reply);
         return reply.code(304).send();
@@ -382,7 +382,8 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
           kept = { entry: body, head: body.head, middle, tail: body.tail };
         } else keepPacked(key, entry, head, tail);
       }
-      reply.header('ETag', etag).header('Cache-Control', cacheControlOf(request));
+      // names in lower case, as sent (Fastify lowers any other spelling, a new string each time)
+      reply.header('etag', etag).header('cache-control', cacheControlOf(request));
       if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return '';

@@ -101,12 +101,33 @@ const compressibleTypes = new Map<string, boolean>();
 
 /** Adds `Accept-Encoding` to the reply's Vary (once, beside what is there, such as Origin). */
 export function varyOnEncoding(reply: FastifyReply): void {
-  const current = reply.getHeader('Vary');
-  const values = current === undefined ? [] : Array.isArray(current) ? current : [String(current)];
-  if (values.some((v) => /(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(v))) return;
-  // lower case: @fastify/compress looks for this exact spelling before adding its own
-  reply.header('Vary', [...values, 'accept-encoding'].join(', '));
+  const current = reply.getHeader('vary');
+  // most answers have no Vary yet, or one of a few (Origin: auth.ts), asked on every response
+  if (current === undefined || typeof current === 'string') {
+    const before = current ?? '';
+    let after = varyWithEncoding.get(before);
+    if (after === undefined) {
+      after = withEncoding([before].filter((v) => v !== ''));
+      if (varyWithEncoding.size < 64) varyWithEncoding.set(before, after);
+    }
+    if (after !== current) reply.header('vary', after);
+    return;
+  }
+  const values = Array.isArray(current) ? current : [String(current)];
+  if (!namesEncoding(values)) reply.header('vary', withEncoding(values));
 }
+
+const namesEncoding = (values: readonly string[]): boolean =>
+  values.some((v) => /(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(v));
+
+/** Vary values with `accept-encoding`, or as they are when they name it (or `*`) already. */
+function withEncoding(values: readonly string[]): string {
+  if (namesEncoding(values)) return values.join(', ');
+  // lower case: @fastify/compress looks for this exact spelling before adding its own
+  return [...values, 'accept-encoding'].join(', ');
+}
+
+const varyWithEncoding = new Map<string, string>();
 
 /**
  * gzip and brotli responses by Accept-Encoding (`@fastify/compress`) for every route that

@@ -154,7 +154,8 @@ export const envelopePlugin = fp(
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
       request.startedAt = performance.now();
       request.metaExtras = {};
-      reply.header('X-Request-Id', request.id);
+      // names in lower case, as sent: Fastify lowers any other spelling, a new string each time
+      reply.header('x-request-id', request.id);
       done();
     });
   },
