@@ -68,6 +68,9 @@ async function serveBare(port: number, body: string, searchBody: string): Promis
   app.get('/bare/*', async () => payload);
   app.get('/bare-search', async () => searchPayload);
   await app.listen({ port, host: '127.0.0.1' });
+  // the bench ends its children with SIGTERM: exiting through Node (not by the signal's default)
+  // lets `--cpu-prof`, which the children inherit, write this one's profile too
+  process.once('SIGTERM', () => process.exit(0));
   process.send?.('ready');
 }
 

@@ -22,7 +22,10 @@ export interface CatalogProviderOptions {
   pollMs?: number;
   /** how long a replaced snapshot stays open for requests still using it, ms (default 30000) */
   graceMs?: number;
-  /** most bytes of product documents kept in memory per snapshot (default 256 MiB, 0 none) */
+  /**
+   * most bytes of product documents kept in memory per snapshot (0 none); 256 MiB for a
+   * provider made without it, while `shelf serve` passes `SHELF_DOCUMENT_CACHE_MB` (32 MB unless set)
+   */
   documentCacheBytes?: number;
   onSwap?: (handle: CatalogHandle) => void;
   onError?: (error: unknown) => void;
