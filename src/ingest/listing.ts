@@ -253,7 +253,8 @@ const REPEATED_FIELDS = [
 export class ListingStrings {
   readonly #pool = new Map<string, string>();
 
-  #of(value: string): string {
+  /** The pooled string equal to `value` (pooled now if it is new). */
+  of(value: string): string {
     const seen = this.#pool.get(value);
     if (seen !== undefined) return seen;
     this.#pool.set(value, value);
@@ -265,10 +266,10 @@ export class ListingStrings {
     const fields = listing as unknown as Record<string, unknown>;
     for (const field of REPEATED_FIELDS) {
       const value = fields[field];
-      if (typeof value === 'string') fields[field] = this.#of(value);
+      if (typeof value === 'string') fields[field] = this.of(value);
     }
     const specs = listing.rawSpecs;
-    for (const name in specs) specs[name] = this.#of(specs[name]!);
+    for (const name in specs) specs[name] = this.of(specs[name]!);
     return listing;
   }
 }

@@ -46,7 +46,7 @@ import { type FactsWorker, startFacts } from './facts.js';
 import type { FeedSource, RowIssue } from './feeds/index.js';
 import { DEFAULT_MAX_DROP, feedHoldReason, visibleShrinkReason } from './guards.js';
 import { type HistoryReport, type HistoryStaging, importHistory, stageHistoryFile } from './history.js';
-import { type Listing, type RunListing, SpilledListing } from './listing.js';
+import { type Listing, ListingStrings, type RunListing, SpilledListing } from './listing.js';
 import { slugify } from './normalize/index.js';
 import { type FeedReport, type ListingSpill, readFeeds } from './read-feeds.js';
 import { resolveListings } from './resolve/index.js';
@@ -655,14 +655,8 @@ function resolveProducts(
     ? { descriptions: new PackedTexts(listings.length), specs: new PackedTexts(listings.length) }
     : null;
   // a listing read back has its own copy of every string: the records' repeated ones are shared
-  const strings = new Map<string, string>();
-  const shared = (value: string | null): string | null => {
-    if (value === null) return null;
-    const seen = strings.get(value);
-    if (seen !== undefined) return seen;
-    strings.set(value, value);
-    return value;
-  };
+  let strings: ListingStrings | null = new ListingStrings();
+  const shared = (value: string | null): string | null => (value === null ? null : strings!.of(value));
   const slotOf = new Map<string, number>();
   // each listing leaves this array as it is stored, so the heap never holds both
   const handed = listings as (RunListing | undefined)[];
@@ -703,7 +697,7 @@ function resolveProducts(
     return new PackedRecord(record, slot, packed);
   });
   listings.length = 0;
-  strings.clear();
+  strings = null;
   const resolved = options.resolver(records);
   records = null;
   packed = null;
@@ -753,7 +747,7 @@ class RunSpill implements ListingSpill {
   #listings: ScratchTable<Listing> | null = null;
   #next = 0;
   /** a feed's path and a retailer repeat in every one of its listings: one string each */
-  readonly #strings = new Map<string, string>();
+  readonly #strings = new ListingStrings();
 
   constructor(dataDir: string, at: number) {
     this.#dataDir = dataDir;
@@ -782,8 +776,8 @@ class RunSpill implements ListingSpill {
     return new SpilledListing(
       id,
       listing.key,
-      this.#share(listing.retailer),
-      this.#share(listing.file),
+      this.#strings.of(listing.retailer),
+      this.#strings.of(listing.file),
       listing.line,
       listing.price,
     );
@@ -801,13 +795,6 @@ class RunSpill implements ListingSpill {
   /** closes and deletes the scratch file (safe to call twice) */
   close(): void {
     this.#scratch?.close();
-  }
-
-  #share(value: string): string {
-    const seen = this.#strings.get(value);
-    if (seen !== undefined) return seen;
-    this.#strings.set(value, value);
-    return value;
   }
 }
 
