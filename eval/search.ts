@@ -307,7 +307,9 @@ async function main() {
     }
   }
   if (opts.needs) {
-    const dir = resolve(opts.needsDataDir ?? join(tmpdir(), `shelf-eval-needs-${opts.needsProducts}`));
+    const dir = resolve(
+      opts.needsDataDir ?? join(tmpdir(), `shelf-eval-needs-stamped-${opts.needsProducts}`),
+    );
     log(`need queries (demo catalog of ${opts.needsProducts} products in ${dir}):`);
     const db = openReadOnly(await demoCatalog(dir, opts.needsProducts, (s) => log(`  ${s}`)));
     const misses: NeedMiss[] = [];
