@@ -229,5 +229,7 @@ describe('data files', () => {
       expect(duplicates(codes), color).toEqual([]);
     const words = new Set(Object.values(colors.words).flat());
     expect([...colors.part_nouns, ...colors.material_words].filter((w) => words.has(w))).toEqual([]);
+    // only color words can be read otherwise before a noun
+    expect(Object.keys(colors.not_color_before).filter((w) => !words.has(w))).toEqual([]);
   });
 });

@@ -315,7 +315,9 @@ export type NeedsDef = Static<typeof NeedsFile>[number];
  * The resolver's color vocabulary (`resolve/colors.json`): color words by family, the words
  * that make a color word a material (`stainless steel`), the part nouns after which a color
  * phrase names a part's color or material rather than the product's (`Stainless Steel Drum`),
- * and the color suffix codes makers append to a model number, by the color they stand for.
+ * the nouns before which a color word names a fuel or medium, not a color (`Charcoal Grill`,
+ * `Charcoal Filter`), and the color suffix codes makers append to a model number, by the color
+ * they stand for.
  */
 export const ColorVocabularyFile = Type.Object(
   {
@@ -325,6 +327,10 @@ export const ColorVocabularyFile = Type.Object(
     ),
     material_words: Type.Array(Type.String({ pattern: '^[a-z]+$' })),
     part_nouns: Type.Array(Type.String({ pattern: '^[a-z]+$' })),
+    not_color_before: Type.Record(
+      Type.String({ pattern: '^[a-z]+$' }),
+      Type.Array(Type.String({ pattern: '^[a-z]+$' }), { minItems: 1 }),
+    ),
     suffix_codes: Type.Record(
       Type.String({ pattern: '^[a-z]+$' }),
       Type.Array(Type.String({ pattern: '^[A-Z]+$' }), { minItems: 1 }),

@@ -28,6 +28,14 @@ export const COLOR_MATERIAL_WORDS: ReadonlySet<string> = new Set(vocabulary.mate
 export const PART_NOUNS: ReadonlySet<string> = new Set(vocabulary.part_nouns);
 
 /**
+ * Color word → the nouns before which it names what the product burns or holds, not its color
+ * (`Charcoal Grill`, `Charcoal Filter`; a `Charcoal Gray Grill` still is gray).
+ */
+export const NOT_COLOR_BEFORE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(vocabulary.not_color_before).map(([word, nouns]) => [word, new Set(nouns)]),
+);
+
+/**
  * Color suffix codes by the color they stand for, so `BK` and `BLK` compare equal. A code
  * listed under two colors is ambiguous between makers (`BL` is black at Yamaha, blue
  * elsewhere) and agrees with either. Stainless steel is a finish of its own, sold beside

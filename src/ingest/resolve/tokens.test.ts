@@ -78,4 +78,12 @@ describe('colorFamilies', () => {
     expect([...colorFamilies('Black Stainless Steel Dishwasher')].sort()).toEqual(['black', 'silver']);
     expect([...colorFamilies('Weber Stainless Steel Summit S-650 Grill')]).toEqual(['silver']);
   });
+
+  it('does not read a fuel or filter medium as a color', () => {
+    expect(colorFamilies('Weber Original Kettle 22 in. Charcoal Grill').size).toBe(0);
+    expect([...colorFamilies('Char-Griller Charcoal Smoker - Black')]).toEqual(['black']);
+    expect(colorFamilies('Whirlpool Range Hood Charcoal Filter').size).toBe(0);
+    expect([...colorFamilies('Charcoal Gray Grill Cover')]).toEqual(['gray']);
+    expect([...colorFamilies('Samsung 65 in. QLED TV - Charcoal')]).toEqual(['gray']);
+  });
 });

@@ -1,4 +1,4 @@
-import { COLOR_MATERIAL_WORDS, COLOR_WORDS, PART_NOUNS } from './color-vocabulary.js';
+import { COLOR_MATERIAL_WORDS, COLOR_WORDS, NOT_COLOR_BEFORE, PART_NOUNS } from './color-vocabulary.js';
 
 /** Words too common in product titles to say anything about identity. */
 const STOPWORDS = new Set([
@@ -103,6 +103,7 @@ export function colorFamiliesOf(tokens: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
     if (!COLOR_WORDS.has(tokens[i]!)) continue;
+    if (NOT_COLOR_BEFORE.get(tokens[i]!)?.has(tokens[i + 1] ?? '')) continue;
     // A color phrase (`stainless steel`, `black stainless`) ends where its words end; before
     // a part noun it names that part (`Stainless Steel Drum`, `Stainless Steel Tub`).
     let end = i;
