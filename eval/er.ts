@@ -400,7 +400,10 @@ export function uncoded(dataset: Dataset): Dataset {
     name: `${dataset.name}-uncoded`,
     sides: dataset.sides.map((side, k) =>
       k === 1
-        ? { ...side, rows: side.rows.map(({ model: _model, ...r }) => ({ ...r, title: strip(r.title) || r.title })) }
+        ? {
+            ...side,
+            rows: side.rows.map(({ model: _model, ...r }) => ({ ...r, title: strip(r.title) || r.title })),
+          }
         : side,
     ),
     matches: dataset.matches,
