@@ -6,7 +6,7 @@
  *
  *   npx tsx eval/er-loo.ts [--demo-products 2000] [--orphans 0.7] [--rule secondChoiceVeto]
  *   npx tsx eval/er-loo.ts --rules codeStemKeys,ownCodeDecides [--orphans 0.7]
- *       [--orphan-side first|second|both] [--structured] [--demo-pairs]
+ *       [--orphan-side first|second|both] [--structured] [--demo-pairs [--uncoded]]
  *
  * With `--rules`, the bars stay at their defaults and each named boolean rule is checked
  * alone: the defaults against the defaults with that rule flipped, on every set; for each
@@ -36,6 +36,7 @@ import {
   loadDataset,
   type PairScores,
   structured,
+  uncoded,
   useResolveOptions,
   withOrphans,
 } from './er.js';
@@ -106,6 +107,8 @@ if (argv.includes('--demo-pairs')) {
     datasets.push(d);
     if (orphans > 0) for (const side of orphanSides) datasets.push(withOrphans(d, orphans, side));
   }
+  // `--uncoded`: also each pair set with its large side naming no model number (uncoded in er.ts)
+  if (argv.includes('--uncoded')) for (const d of pairs) datasets.push(uncoded(d));
 }
 /** The benchmark a set was derived from: held out together. */
 const familyOf = (name: string): string =>

@@ -12,6 +12,7 @@ import {
   predictedPairs,
   scorePairs,
   structured,
+  uncoded,
   withOrphans,
 } from './er.js';
 
@@ -147,6 +148,39 @@ describe('structured', () => {
     expect(copy.name).toBe('x-structured');
     expect(copy.sides[0]!.rows.map((r) => r.model)).toEqual(['PSLX350H', undefined, 'PG40BK', undefined]);
     expect(copy.sides[1]).toBe(dataset.sides[1]);
+    expect(copy.matches).toBe(dataset.matches);
+  });
+});
+
+describe('uncoded', () => {
+  it("takes the second side's model column and the codes in its titles away, and leaves the first", () => {
+    const dataset: Dataset = {
+      name: 'x',
+      sides: [
+        { retailer: 'A', rows: [{ id: '1', title: 'Haier Freezer (HAFR50B230WH)', model: 'HAFR50B230WH' }] },
+        {
+          retailer: 'B',
+          rows: [
+            {
+              id: '9',
+              title: '11.1 cu. ft. Chest Freezer in White - Haier HAFR50B230WH',
+              model: 'HAFR50B230WH',
+            },
+            { id: '8', title: 'Fisher & Paykel FIDI56T501BSS Dishwasher', brand: 'Fisher & Paykel' },
+            { id: '7', title: 'Whirlpool 30" Gas Range WHRA45U997SS - Stainless Steel' },
+          ],
+        },
+      ],
+      matches: [['1', '9']],
+    };
+    const copy = uncoded(dataset);
+    expect(copy.name).toBe('x-uncoded');
+    expect(copy.sides[0]).toBe(dataset.sides[0]);
+    expect(copy.sides[1]!.rows).toEqual([
+      { id: '9', title: '11.1 cu. ft. Chest Freezer in White - Haier' },
+      { id: '8', title: 'Fisher & Paykel Dishwasher', brand: 'Fisher & Paykel' },
+      { id: '7', title: 'Whirlpool 30" Gas Range - Stainless Steel' },
+    ]);
     expect(copy.matches).toBe(dataset.matches);
   });
 });

@@ -34,6 +34,9 @@
  *   npm run eval:er -- --structured
  *                                 also each benchmark with a model column read off its titles'
  *                                 trailing codes (see structured), as structured sets state it
+ *   npm run eval:er -- --demo-pairs --uncoded
+ *                                 also each demo pair set with its large side naming no model
+ *                                 number (no model column, codes cut from titles; see uncoded)
  *   npm run eval:er -- --orphans 0.5 --orphan-side first
  *                                 the same with the first side's removed, so the other
  *                                 side's listings are mostly without a partner
@@ -55,6 +58,8 @@ import { runIngest } from '../src/ingest/index.js';
 import { slugify } from '../src/ingest/normalize/index.js';
 import {
   FEATURES,
+  isModelNumberLike,
+  normalizeModelNumber,
   type ResolveOptions,
   type ResolveRecord,
   resolveListings,
@@ -369,6 +374,37 @@ export function structured(dataset: Dataset): Dataset {
               return model ? { ...r, model } : r;
             }),
           },
+    ),
+    matches: dataset.matches,
+  };
+}
+
+/**
+ * A copy of a set whose second side names no model number, shaped like a large retailer side
+ * that leaves its model column empty and writes titles without codes (Walmart-Amazon's Amazon
+ * side often does): that side loses its model column, and each title loses every token that
+ * reads as a model number (`isModelNumberLike`) and the spaced dash before a trailing one. Its
+ * sibling models then differ in their titles only by colour, size or a word, and nothing but
+ * titles, brands and prices tells a listing's partner from its look-alikes. Used with the demo
+ * pairs (`--uncoded`), whose large sides list whole model lines.
+ */
+export function uncoded(dataset: Dataset): Dataset {
+  const strip = (title: string): string =>
+    title
+      .split(/\s+/)
+      .filter((token) => !isModelNumberLike(normalizeModelNumber(token)))
+      .join(' ')
+      .replace(/\s+-\s*$|\s+-(?=\s+-)/g, '')
+      .trim();
+  return {
+    name: `${dataset.name}-uncoded`,
+    sides: dataset.sides.map((side, k) =>
+      k === 1
+        ? {
+            ...side,
+            rows: side.rows.map(({ model: _model, ...r }) => ({ ...r, title: strip(r.title) || r.title })),
+          }
+        : side,
     ),
     matches: dataset.matches,
   };
@@ -702,6 +738,9 @@ async function main(argv: string[]): Promise<void> {
     loadedSets.push(...demoPairSets(pairsWork));
     rmSync(pairsWork, { recursive: true, force: true });
   }
+  // `--uncoded`: also each demo pair set with its large side's model numbers taken out
+  if (argv.includes('--uncoded'))
+    for (const d of [...loadedSets]) if (d.name.startsWith('demo-')) loadedSets.push(uncoded(d));
   // `--structured`: also each benchmark (and its orphaned copies) with a stated model column
   if (argv.includes('--structured'))
     for (const d of [...loadedSets]) if (!d.name.startsWith('demo-')) loadedSets.push(structured(d));

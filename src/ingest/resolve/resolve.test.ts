@@ -144,6 +144,24 @@ describe('resolveListings', () => {
     expect(clustersOf(records, { secondChoiceVeto: false })).toContainEqual(['a:2', 'b:2']);
   });
 
+  it('with clashNotMutualBest, merges titles naming two colors or quantities only above the threshold', () => {
+    const records = [
+      rec('a:1', 'a', 'Shark Stratos Upright Vacuum Standard White', { price: 428 }),
+      rec('b:1', 'b', 'Shark Stratos Upright Vacuum Standard Black', { price: 430 }),
+      rec('a:2', 'a', 'Braun Electric Kettle 1.7 qt Brushed', { price: 111 }),
+      rec('b:2', 'b', 'Braun Electric Kettle 1.2 qt', { price: 112 }),
+      rec('a:3', 'a', 'Learning QuickBooks 2007'),
+      rec('b:3', 'b', 'Learning QuickBooks 2007'),
+    ];
+    // the vacuums are each other's best candidate below the threshold; the kettles score above it
+    expect(clustersOf(records, { clashNotMutualBest: false })).toEqual([
+      ['a:1', 'b:1'],
+      ['a:2', 'b:2'],
+      ['a:3', 'b:3'],
+    ]);
+    expect(clustersOf(records)).toEqual([['a:1'], ['a:2', 'b:2'], ['a:3', 'b:3'], ['b:1']]);
+  });
+
   it('is deterministic', () => {
     expect(resolveListings(electronics)).toEqual(resolveListings(electronics));
   });

@@ -9,7 +9,7 @@ import { type Carried, carriedGroups } from './carry.js';
 import { clusterRecords, type Edge, type MatchMethod } from './cluster.js';
 import { buildCorpus, type Corpus, type FactSource, GENERIC_CODE_DF } from './features.js';
 import { learnMatches, needsLearnedSupport } from './learn.js';
-import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs } from './score.js';
+import { BRAND_FEATURE, FEATURES, STATED_BRANDS_DISAGREE, scorePairs, variantClash } from './score.js';
 import type { LearnedModel, ResolvedProduct, ResolveOptions, ResolveRecord, ResolveResult } from './types.js';
 import { variantGroups } from './variants.js';
 
@@ -33,6 +33,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   codeStemKeys: false,
   stemRivalsApart: true,
   oneCodeVeto: true,
+  clashNotMutualBest: true,
 };
 
 /**
@@ -259,6 +260,13 @@ function scoreAll(
         !veto && (hand >= opts.threshold || fitted >= opts.threshold) ? hand : Math.min(hand, fitted);
     }
   }
+  // With `clashNotMutualBest`, a pair below the threshold whose titles name two variants
+  // (colors, quantities) drops below the mutual-best bar too: half of it (any value under
+  // the bar makes the same clusters), so it is no listing's best remaining candidate either.
+  if (opts.clashNotMutualBest)
+    for (let p = 0; p < pairCount; p++)
+      if (probability[p]! < opts.threshold && variantClash(levels, p * FEATURES.length))
+        probability[p] = Math.min(probability[p]!, opts.mutualBestThreshold / 2);
   return { corpus, ends, probability, conflict, method, learned };
 }
 

@@ -62,6 +62,19 @@ export const FEATURES = [
 export const BRAND_FEATURE = FEATURES.findIndex((f) => f.name === 'brand');
 export const STATED_BRANDS_DISAGREE = 4;
 
+/**
+ * Whether a pair's levels carry soft evidence of two variants of one line: titles naming
+ * different colors (`color` level 2) or one unit with different quantities (`measure` level 2,
+ * `16GB` / `32GB`). Weaker than a hard conflict (a title's color may be a part's or a
+ * finish's), so such a pair may still merge above the threshold — but not as a mutual best
+ * match below it (`ResolveOptions.clashNotMutualBest`).
+ */
+export function variantClash(levels: Uint8Array, at: number): boolean {
+  return levels[at + COLOR_FEATURE] === 2 || levels[at + MEASURE_FEATURE] === 2;
+}
+const COLOR_FEATURE = FEATURES.findIndex((f) => f.name === 'color');
+const MEASURE_FEATURE = FEATURES.findIndex((f) => f.name === 'measure');
+
 /** Levels of the model-number feature. */
 const MODEL = { unrelated: 1, same: 2, inText: 3, compatible: 4, variant: 5, conflict: 6 } as const;
 

@@ -189,4 +189,14 @@ export interface ResolveOptions {
    * F0.5); costs Amazon-Google 0.005 of F1 (docs/ingest.md, session 12). Default true.
    */
   oneCodeVeto?: boolean;
+  /**
+   * A pair whose titles name different colors or one unit with different quantities (soft
+   * evidence of two variants of one line, score.ts `variantClash`) merges only above the
+   * threshold, never as a mutual best match below it. Where a large retailer lists a whole
+   * line without model numbers, a listing whose own variant it lacks otherwise takes a
+   * sibling (`eval:er --demo-pairs --uncoded`: 36 of 360 wrong merges); on Abt-Buy,
+   * Amazon-Google and the demo no merge below the threshold carries such a clash
+   * (docs/ingest.md, session 13). Default true.
+   */
+  clashNotMutualBest?: boolean;
 }
