@@ -48,6 +48,8 @@ declare module 'fastify' {
     cacheKey: string | null;
     /** set by cacheByReference: the ETag of a body the route rebuilds on every hit */
     cacheReference: string | null;
+    /** true when cacheEntry is a packed body's (inflated once limits have passed) */
+    cachePacked: boolean;
   }
 }
 
@@ -298,6 +300,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     app.decorateRequest('cacheEntry', null);
     app.decorateRequest('cacheKey', null);
     app.decorateRequest('cacheReference', null);
+    app.decorateRequest('cachePacked', false);
 
     // callback hooks: they never wait, and an async hook costs a promise on every request
     app.addHook('onRequest', (request, _reply, done) => {
@@ -307,7 +310,9 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         if (key) {
           asked.increment(key);
           // a packed body is inflated only once limits and If-None-Match have passed (below)
-          request.cacheEntry = bodies.get(key) ?? packedBodies.get(key)?.entry ?? references.get(key) ?? null;
+          const kept = bodies.get(key) ?? packedBodies.get(key)?.entry;
+          request.cachePacked = kept !== undefined && kept.head === undefined;
+          request.cacheEntry = kept ?? references.get(key) ?? null;
         }
       }
       done();
@@ -324,8 +329,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       }
       request.metaExtras.cached = true;
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
-      // an entry without a body: its packed copy, else the route answers (cacheByReference)
-      const body = entry.head === undefined ? unpacked(request.cacheKey as string) : entry;
+      // an entry without a body: its packed copy, else the route answers (cacheByReference);
+      // a remembered answer (references) had no packed copy when it was looked up above
+      const body =
+        entry.head !== undefined ? entry : request.cachePacked ? unpacked(request.cacheKey as string) : null;
       if (body?.head === undefined || body.tail === undefined) return done();
       const middle = body.raw ? EMPTY : Buffer.from(metaJson(request));
       reply.send(sendParts(request, reply, body, { head: body.head, middle, tail: body.tail }));
