@@ -30,6 +30,8 @@ export interface CacheEntry {
   interpretation?: Record<string, unknown>;
   /** a body without an envelope (an SVG chart): `head` is all of it, sent as it is */
   raw?: boolean;
+  /** remembered without a body, which the route sends again on every hit (cacheByReference) */
+  byReference?: boolean;
   /**
    * `head` compressed once per coding, made on the first response in that coding; a
    * response appends its meta and `tail` uncompressed (encoded-body.ts)
@@ -309,10 +311,16 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         request.cacheKey = key;
         if (key) {
           asked.increment(key);
-          // a packed body is inflated only once limits and If-None-Match have passed (below)
-          const kept = bodies.get(key) ?? packedBodies.get(key)?.entry;
-          request.cachePacked = kept !== undefined && kept.head === undefined;
-          request.cacheEntry = kept ?? references.get(key) ?? null;
+          // an answer the route rebuilds (a product read) is never kept with its body: the
+          // entry remembered is all there is, found with one lookup instead of three
+          const remembered = references.get(key);
+          if (remembered?.byReference) request.cacheEntry = remembered;
+          else {
+            // a packed body is inflated only once limits and If-None-Match have passed (below)
+            const kept = bodies.get(key) ?? packedBodies.get(key)?.entry;
+            request.cachePacked = kept !== undefined && kept.head === undefined;
+            request.cacheEntry = kept ?? remembered ?? null;
+          }
         }
       }
       done();
@@ -359,7 +367,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (request.cacheReference && contentType.includes('json')) {
         // remembered without its body, which may be a string or bytes (a stored document)
         etag = weak(request.cacheReference);
-        references.set(key, { etag, contentType });
+        references.set(key, { etag, contentType, byReference: true });
       } else if (typeof payload !== 'string') {
         // answered from a kept body (a Buffer)
         return payload;
