@@ -280,7 +280,11 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id',
     singleProduct('A product by id', Type.Object({ id: UuidParam })),
-    (request, reply) => sent(reply, answerOne(request, reply, () => request.params.id, request.params.id)),
+    (request, reply) =>
+      sent(
+        reply,
+        answerOne(request, reply, () => request.params.id, request.params.id),
+      ),
   );
 
   app.get(
