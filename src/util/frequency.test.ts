@@ -24,7 +24,9 @@ describe('FrequencySketch', () => {
     expect(sketch.frequency('/v2/products?q=tv')).toBeGreaterThanOrEqual(4);
     let rare = 0;
     for (let i = 0; i < 5000; i++) rare += sketch.frequency(`/v2/products/${i}`);
-    expect(rare / 5000).toBeLessThan(2);
+    // five times the keys the sketch is sized for: about two each (1.99 with a table per row,
+    // 2.01 with the four counters of a key in one block: scratch measurement, session 13)
+    expect(rare / 5000).toBeLessThan(2.1);
   });
 
   it('forgets: counts halve once the sample is full, so old popularity fades', () => {

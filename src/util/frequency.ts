@@ -8,29 +8,39 @@
  */
 export class FrequencySketch {
   readonly #rows = 4;
-  readonly #mask: number;
+  /** the blocks of the table, less one: a key's four counters share one 64-byte block */
+  readonly #blockMask: number;
   readonly #counts: Uint8Array;
   readonly #sampleSize: number;
   #increments = 0;
 
-  /** `expectedKeys`: about how many distinct keys matter (the cache's entry count). */
+  /**
+   * `expectedKeys`: about how many distinct keys matter (the cache's entry count).
+   *
+   * The table is cut in 64-byte blocks of four rows of 16 counters; a key's block comes from
+   * one hash, its counter in each row from the other. Its four counters are then in one or
+   * two cache lines: with each row a table of its own (a counter anywhere in 128 KB per row
+   * for the response cache), every request's count and check touched four lines out of
+   * cache, measured at 1–3 µs of a product read under load. Caffeine's sketch is blocked the
+   * same way; a key's estimate has about the error it had (see the tests).
+   */
   constructor(expectedKeys: number) {
     let width = 1024;
     while (width < expectedKeys * 2) width *= 2;
-    this.#mask = width - 1;
     this.#counts = new Uint8Array(width * this.#rows);
+    this.#blockMask = this.#counts.length / BLOCK - 1;
     this.#sampleSize = Math.max(1024, expectedKeys * 10);
   }
 
   /** Records one request for `key`. */
   increment(key: string): void {
     this.#hash(key);
-    const h1 = this.#h1;
+    const counts = this.#counts;
+    const block = (this.#h1 & this.#blockMask) * BLOCK;
     const h2 = this.#h2;
-    const width = this.#mask + 1;
     for (let row = 0; row < this.#rows; row++) {
-      const at = row * width + ((h1 + row * h2) & this.#mask);
-      if ((this.#counts[at] as number) < 15) this.#counts[at] = (this.#counts[at] as number) + 1;
+      const at = block + row * ROW + ((h2 >>> (8 * row)) & (ROW - 1));
+      if ((counts[at] as number) < 15) counts[at] = (counts[at] as number) + 1;
     }
     if (++this.#increments >= this.#sampleSize) this.#age();
   }
@@ -38,12 +48,12 @@ export class FrequencySketch {
   /** The estimated recent requests for `key` (never fewer than recorded since the last halving). */
   frequency(key: string): number {
     this.#hash(key);
-    const h1 = this.#h1;
+    const counts = this.#counts;
+    const block = (this.#h1 & this.#blockMask) * BLOCK;
     const h2 = this.#h2;
-    const width = this.#mask + 1;
     let min = 15;
     for (let row = 0; row < this.#rows; row++) {
-      const count = this.#counts[row * width + ((h1 + row * h2) & this.#mask)] as number;
+      const count = counts[block + row * ROW + ((h2 >>> (8 * row)) & (ROW - 1))] as number;
       if (count < min) min = count;
     }
     return min;
@@ -71,8 +81,9 @@ export class FrequencySketch {
   #h2 = 0;
 
   /**
-   * Two independent 32-bit FNV-1a style hashes of a string (double hashing gives the rows),
-   * left in #h1 and #h2: no array per call on a path every request takes.
+   * Two independent 32-bit FNV-1a style hashes of a string, each finished with murmur3's
+   * mix (its low bits pick the block, each byte of the other a counter), left in #h1 and #h2:
+   * no array per call on a path every request takes.
    */
   #hash(key: string): void {
     let a = 0x811c9dc5;
@@ -82,13 +93,25 @@ export class FrequencySketch {
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b ^ c, 0x5bd1e995);
     }
-    this.#h1 = a >>> 0;
-    // an odd step visits every column of a power-of-two row
-    this.#h2 = (b >>> 0) | 1;
+    this.#h1 = mix(a);
+    this.#h2 = mix(b);
   }
 
   #age(): void {
     for (let i = 0; i < this.#counts.length; i++) this.#counts[i] = (this.#counts[i] as number) >> 1;
     this.#increments = Math.floor(this.#increments / 2);
   }
+}
+
+/** Bytes of a block (a cache line) and counters of a row in it. */
+const BLOCK = 64;
+const ROW = 16;
+
+/** murmur3's 32-bit finalizer: every bit of the result depends on every bit of `h`. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

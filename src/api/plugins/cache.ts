@@ -30,6 +30,8 @@ export interface CacheEntry {
   interpretation?: Record<string, unknown>;
   /** a body without an envelope (an SVG chart): `head` is all of it, sent as it is */
   raw?: boolean;
+  /** remembered without a body, which the route sends again on every hit (cacheByReference) */
+  byReference?: boolean;
   /**
    * `head` compressed once per coding, made on the first response in that coding; a
    * response appends its meta and `tail` uncompressed (encoded-body.ts)
@@ -48,6 +50,8 @@ declare module 'fastify' {
     cacheKey: string | null;
     /** set by cacheByReference: the ETag of a body the route rebuilds on every hit */
     cacheReference: string | null;
+    /** true when cacheEntry is a packed body's (inflated once limits have passed) */
+    cachePacked: boolean;
   }
 }
 
@@ -298,6 +302,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
     app.decorateRequest('cacheEntry', null);
     app.decorateRequest('cacheKey', null);
     app.decorateRequest('cacheReference', null);
+    app.decorateRequest('cachePacked', false);
 
     // callback hooks: they never wait, and an async hook costs a promise on every request
     app.addHook('onRequest', (request, _reply, done) => {
@@ -306,8 +311,16 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
         request.cacheKey = key;
         if (key) {
           asked.increment(key);
-          // a packed body is inflated only once limits and If-None-Match have passed (below)
-          request.cacheEntry = bodies.get(key) ?? packedBodies.get(key)?.entry ?? references.get(key) ?? null;
+          // an answer the route rebuilds (a product read) is never kept with its body: the
+          // entry remembered is all there is, found with one lookup instead of three
+          const remembered = references.get(key);
+          if (remembered?.byReference) request.cacheEntry = remembered;
+          else {
+            // a packed body is inflated only once limits and If-None-Match have passed (below)
+            const kept = bodies.get(key) ?? packedBodies.get(key)?.entry;
+            request.cachePacked = kept !== undefined && kept.head === undefined;
+            request.cacheEntry = kept ?? remembered ?? null;
+          }
         }
       }
       done();
@@ -324,8 +337,10 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       }
       request.metaExtras.cached = true;
       if (entry.interpretation) request.metaExtras.interpretation = entry.interpretation;
-      // an entry without a body: its packed copy, else the route answers (cacheByReference)
-      const body = entry.head === undefined ? unpacked(request.cacheKey as string) : entry;
+      // an entry without a body: its packed copy, else the route answers (cacheByReference);
+      // a remembered answer (references) had no packed copy when it was looked up above
+      const body =
+        entry.head !== undefined ? entry : request.cachePacked ? unpacked(request.cacheKey as string) : null;
       if (body?.head === undefined || body.tail === undefined) return done();
       const middle = body.raw ? EMPTY : Buffer.from(metaJson(request));
       reply.send(sendParts(request, reply, body, { head: body.head, middle, tail: body.tail }));
@@ -352,7 +367,7 @@ export const cachePlugin = fp<CacheOptions & { catalogVersion: () => string | nu
       if (request.cacheReference && contentType.includes('json')) {
         // remembered without its body, which may be a string or bytes (a stored document)
         etag = weak(request.cacheReference);
-        references.set(key, { etag, contentType });
+        references.set(key, { etag, contentType, byReference: true });
       } else if (typeof payload !== 'string') {
         // answered from a kept body (a Buffer)
         return payload;

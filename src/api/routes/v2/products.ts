@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import {
   attachOffers,
@@ -257,6 +258,13 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(request, product);
   }
 
+  /**
+   * What a plain (not async) handler returns for `answer`: nothing when it is the reply, sent
+   * already (Fastify takes a returned reply for a thenable to wait on), else the body to send.
+   */
+  const sent = <T>(reply: FastifyReply, answer: T | FastifyReply): T | undefined =>
+    answer === reply ? undefined : (answer as T);
+
   /** The schema of a single-product route: the same query and answer whichever key finds it. */
   const singleProduct = <P extends TSchema>(summary: string, params: P) =>
     checkedTogether({
@@ -267,21 +275,30 @@ export const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Envelope(Product), ...errorResponses },
     });
 
+  // plain functions, not async ones: they answer before they return, and an async handler
+  // costs a promise, resolved with the reply (a thenable), and two microtask turns per request
   app.get(
     '/products/:id',
     singleProduct('A product by id', Type.Object({ id: UuidParam })),
-    async (request, reply) => answerOne(request, reply, () => request.params.id, request.params.id),
+    (request, reply) =>
+      sent(
+        reply,
+        answerOne(request, reply, () => request.params.id, request.params.id),
+      ),
   );
 
   app.get(
     '/products/by-slug/:slug',
     singleProduct('A product by slug', Type.Object({ slug: SlugParam })),
-    async (request, reply) =>
-      answerOne(
-        request,
+    (request, reply) =>
+      sent(
         reply,
-        () => productIdBySlug(app.catalog().db, request.params.slug),
-        request.params.slug,
+        answerOne(
+          request,
+          reply,
+          () => productIdBySlug(app.catalog().db, request.params.slug),
+          request.params.slug,
+        ),
       ),
   );
 };
