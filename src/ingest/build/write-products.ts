@@ -97,11 +97,7 @@ export function storedProducts(
       const { listingIds, ...stored } = table.get(index);
       const type = stored.type === null ? null : reference.types.get(stored.type)!;
       // the spread keeps `listings` where the product had it
-      return {
-        ...stored,
-        type,
-        listings: listingIds ? listingIds.map((id) => listing!(id)) : stored.listings!,
-      };
+      return { ...stored, type, listings: listingIds ? listingIds.map((id) => listing!(id)) : stored.listings! };
     },
     forget: (index) => table.forget(index),
   };
