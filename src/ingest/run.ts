@@ -617,10 +617,10 @@ async function writeResolved(
 /**
  * Classifies, resolves and assembles the run's listings into products and variant groups.
  * A large run's listings are on disk already (they went there as they were read): each is read
- * back to be classified and to build its resolver record, once more when its product is
- * assembled, and once more when it is written (the stored product names it by id). A smaller
- * run's listings leave this array as the records are built. Each product goes to the scratch
- * file as soon as it is assembled: what stays in memory is one small summary a product (issue 20).
+ * back to be classified and to build its resolver record, and once more when its product is
+ * assembled. A smaller run's listings leave this array as the records are built. Each product
+ * goes to the scratch file as soon as it is assembled: what stays in memory is one small
+ * summary a product (issue 20).
  */
 function resolveProducts(
   listings: RunListing[],
@@ -719,15 +719,17 @@ function resolveProducts(
     claimedIds: new Set(resolved.products.map((p) => p.previousId).filter((id): id is string => !!id)),
     usedSlugs: new Set<string>(),
   };
-  // a spilled run's products name their listings by id, and the write reads them back from the
-  // scratch file, where they stay until it closes
-  const products = storedProducts(spill.scratch, reference, onDisk ? (id) => spill.get(id) : undefined);
+  const products = storedProducts(spill.scratch, reference);
   resolved.products.forEach((r, index) => {
-    const slots = r.keys.map((k) => slotOf.get(k)!);
-    const product = assembleProduct(r, slots.map(listingAt), ctx);
-    products.add(index, product, ids ? slots.map((slot) => ids[slot]!) : undefined);
+    const product = assembleProduct(
+      r,
+      r.keys.map((k) => listingAt(slotOf.get(k)!)),
+      ctx,
+    );
+    products.add(index, product);
   });
-  if (!onDisk) inMemory!.clear();
+  if (onDisk) spill.clear();
+  else inMemory!.clear();
   return { products, groups: resolved.groups };
 }
 
@@ -783,6 +785,11 @@ class RunSpill implements ListingSpill {
 
   get(id: number): Listing {
     return this.#listings!.get(id);
+  }
+
+  /** drops the stored listings (their pages are reused by the products) */
+  clear(): void {
+    this.#listings?.clear();
   }
 
   /** closes and deletes the scratch file (safe to call twice) */

@@ -4,13 +4,6 @@ import { type Db, openWritable } from '../../catalog/index.js';
 
 /** SQLite pages the scratch file keeps in memory (KiB): the rest lives on disk. */
 const CACHE_KIB = 32 * 1024;
-/**
- * Bytes of a page of the scratch file. A product with its specs and attributes is several KB,
- * more than a 4 KB page holds (its row went on to overflow pages); at 16 KB it sits in one page,
- * and a lookup walks a shallower tree. On the 35k demo's 111,161 listings (one process, loaded
- * machine): insert 3.2 → 2.3 µs a listing, lookup in product order 3.8 → 2.5 µs, file 113 → 101 MB.
- */
-const PAGE_BYTES = 16 * 1024;
 
 /**
  * A numbered store of values on disk, beside the snapshot being built: what a run holds for
@@ -35,8 +28,6 @@ export class ScratchFile {
     }
     rmSync(path, { force: true });
     this.#db = openWritable(path);
-    // before the first table: the page size of a database is fixed once it has content
-    this.#db.pragma(`page_size = ${PAGE_BYTES}`);
     this.#db.pragma('journal_mode = OFF');
     this.#db.pragma('synchronous = OFF');
     this.#db.pragma(`cache_size = -${CACHE_KIB}`);

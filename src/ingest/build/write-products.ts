@@ -37,13 +37,7 @@ export interface ProductSummary {
 /** The run's assembled products, by index: summaries in memory, the products on disk. */
 export interface StoredProducts {
   summaries: ProductSummary[];
-  /**
-   * `listingIds`: where the product's listings wait in the scratch file (a run whose listings
-   * are on disk), in the order of `product.listings`. The product is then stored without its
-   * listings, and {@link StoredProducts.load} reads them back by id: one serialization of
-   * every listing fewer, and a smaller product row (issue 20).
-   */
-  add(index: number, product: AssembledProduct, listingIds?: readonly number[]): void;
+  add(index: number, product: AssembledProduct): void;
   load(index: number): AssembledProduct;
   /** the product is written: it will not be loaded again */
   forget(index: number): void;
@@ -51,27 +45,16 @@ export interface StoredProducts {
 
 /**
  * Assembled products kept in a scratch table until written (a product type is stored by slug
- * and comes back as the reference's own object). `listing` reads a listing back by the id
- * {@link StoredProducts.add} was given for it; it must work until the last product is loaded.
+ * and comes back as the reference's own object).
  */
-export function storedProducts(
-  scratch: ScratchFile,
-  reference: Reference,
-  listing?: (id: number) => Listing,
-): StoredProducts {
-  const table = scratch.table<
-    Omit<AssembledProduct, 'type' | 'listings'> & {
-      type: string | null;
-      listings: Listing[] | null;
-      listingIds?: readonly number[];
-    }
-  >('products');
+export function storedProducts(scratch: ScratchFile, reference: Reference): StoredProducts {
+  const table = scratch.table<Omit<AssembledProduct, 'type'> & { type: string | null }>('products');
   const summaries: ProductSummary[] = [];
   const pick = (values: (number | null)[], best: (a: number, b: number) => number) =>
     values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : best(a, v)), null);
   return {
     summaries,
-    add(index, p, listingIds) {
+    add(index, p) {
       summaries[index] = {
         id: p.id,
         name: p.name,
@@ -87,17 +70,11 @@ export function storedProducts(
           Math.min,
         ),
       };
-      if (listingIds === undefined) table.put(index, { ...p, type: p.type?.slug ?? null });
-      else {
-        if (!listing) throw new Error('storedProducts: listing ids given, but no way to read a listing back');
-        table.put(index, { ...p, type: p.type?.slug ?? null, listings: null, listingIds });
-      }
+      table.put(index, { ...p, type: p.type?.slug ?? null });
     },
     load(index) {
-      const { listingIds, ...stored } = table.get(index);
-      const type = stored.type === null ? null : reference.types.get(stored.type)!;
-      // the spread keeps `listings` where the product had it
-      return { ...stored, type, listings: listingIds ? listingIds.map((id) => listing!(id)) : stored.listings! };
+      const stored = table.get(index);
+      return { ...stored, type: stored.type === null ? null : reference.types.get(stored.type)! };
     },
     forget: (index) => table.forget(index),
   };
