@@ -28,6 +28,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   statedBrandVetoCodes: true,
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
+  colorSuffixConventions: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,

@@ -7,7 +7,13 @@
  */
 
 import { servesTheOther } from './accessory.js';
-import { type ModelRelation, relateSplit, splitModel } from './base-model.js';
+import {
+  type ModelParts,
+  type ModelRelation,
+  oneColorTwoConventions,
+  relateSplit,
+  splitModel,
+} from './base-model.js';
 import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
 import { type Corpus, compactTextOf, type RecordFeatures } from './features.js';
@@ -224,13 +230,38 @@ export interface ScoreRules {
    * the suffix is the color the shorter code's listing is not.
    */
   suffixColorDecides: boolean;
+  /**
+   * Two codes that differ only in their letters after the last digit, where one tail is a
+   * color code of the color both listings name and the other is no suffix code at all
+   * (`NNH965BK` / `NNH965BF`, both black), are one model under a retailer's and a maker's
+   * suffix conventions (`compatible`), not two variants (base-model.ts,
+   * `oneColorTwoConventions`).
+   */
+  colorSuffixConventions: boolean;
 }
 
 export const DEFAULT_RULES: ScoreRules = {
   ownCodeDecides: true,
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
+  colorSuffixConventions: true,
 };
+
+/** {@link relateSplit} of two listings' codes, with {@link ScoreRules.colorSuffixConventions}. */
+function relateCodes(
+  a: RecordFeatures,
+  x: string,
+  px: ModelParts,
+  b: RecordFeatures,
+  y: string,
+  py: ModelParts,
+  rules: ScoreRules,
+): ModelRelation {
+  const r = relateSplit(x, px, y, py);
+  return r === 'variant' && rules.colorSuffixConventions && oneColorTwoConventions(x, y, a.colors, b.colors)
+    ? 'compatible'
+    : r;
+}
 
 /** Model-number evidence of a pair, from the rare codes each record carries (features.ts). */
 function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules): ModelEvidence {
@@ -244,7 +275,7 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   // (`GE GSD4000NWW White Dishwasher - GSD4000WH` / `GE GSD4000NWW Dishwasher`).
   let primary: ModelRelation | null = null;
   if (a.primaryParts && b.primaryParts) {
-    primary = relateSplit(a.primaryModel!, a.primaryParts, b.primaryModel!, b.primaryParts);
+    primary = relateCodes(a, a.primaryModel!, a.primaryParts, b, b.primaryModel!, b.primaryParts, rules);
     if (primary === 'variant' && !aTitle.includes(b.primaryModel!) && !bTitle.includes(a.primaryModel!))
       return VARIANT;
   }
@@ -254,7 +285,7 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   let sameOwn = false;
   for (let x = 0; x < aTitle.length; x++) {
     for (let y = 0; y < bTitle.length; y++) {
-      const r = relateSplit(aTitle[x]!, a.rareTitleParts[x]!, bTitle[y]!, b.rareTitleParts[y]!);
+      const r = relateCodes(a, aTitle[x]!, a.rareTitleParts[x]!, b, bTitle[y]!, b.rareTitleParts[y]!, rules);
       if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
       if (r === 'same' && (aTitle[x] === a.primaryModel || bTitle[y] === b.primaryModel)) sameOwn = true;
     }

@@ -151,6 +151,13 @@ export interface ResolveOptions {
    */
   suffixColorDecides?: boolean;
   /**
+   * Codes that differ only in their letters after the last digit, one a color code of the
+   * color both listings name and the other no suffix code (`NNH965BK` / `NNH965BF`, both
+   * black), are one model under two suffix conventions, not two variants (score.ts,
+   * `ScoreRules`). Default true.
+   */
+  colorSuffixConventions?: boolean;
+  /**
    * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
    * catalogue number (model-number.ts, `CodeRules`). Default true.
    */
