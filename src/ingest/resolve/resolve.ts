@@ -29,6 +29,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
   colorSuffixConventions: true,
+  splitCodeIsSame: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,

@@ -196,6 +196,39 @@ function writtenAsItself(code: string, other: RecordFeatures): boolean {
   return false;
 }
 
+/**
+ * Whether a title code of `codes` (5+ characters, letters and digits) is written in `other`'s
+ * title as two or more whole words (`SP565UZ` as `SP-565 UZ`, `MDRAS50G` as `MDR AS50G`): the
+ * same code with the maker's own space in it. Words here end at spaces and punctuation, not
+ * at hyphens or dots, so a code is not read inside a longer hyphenated one (`PG40BK` in
+ * `PG-40-BK-TWIN`), and a number is not joined across a thousands space (`150 000`).
+ */
+function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): boolean {
+  let compact: string | null = null;
+  let wordEnds: Uint8Array | null = null;
+  for (const c of codes) {
+    if (c.length < 5 || !/[A-Z]/.test(c) || !/\d/.test(c)) continue;
+    if (compact === null || wordEnds === null) {
+      const title = other.record.title.toUpperCase();
+      compact = title.replace(/[^A-Z0-9]/g, '');
+      wordEnds = new Uint8Array(compact.length);
+      let at = -1;
+      for (let k = 0; k < title.length; k++) {
+        const ch = title[k]!;
+        if (/[A-Z0-9]/.test(ch)) at++;
+        else if (at >= 0 && !/[-._]/.test(ch)) wordEnds[at] = 1;
+      }
+      if (at >= 0) wordEnds[at] = 1;
+    }
+    for (let at = compact.indexOf(c); at >= 0; at = compact.indexOf(c, at + 1)) {
+      const last = at + c.length - 1;
+      if ((at > 0 && wordEnds[at - 1] !== 1) || wordEnds[last] !== 1) continue;
+      for (let k = at; k < last; k++) if (wordEnds[k] === 1) return true;
+    }
+  }
+  return false;
+}
+
 function sharesAny(codes: readonly string[], set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
   for (const c of codes) if (set.has(c)) return true;
@@ -238,6 +271,11 @@ export interface ScoreRules {
    * `oneColorTwoConventions`).
    */
   colorSuffixConventions: boolean;
+  /**
+   * A code written in the other listing's title as two or more whole words (`SP565UZ` /
+   * `SP-565 UZ`) is the same code (`same`), not just a code found in its text (`inText`).
+   */
+  splitCodeIsSame: boolean;
 }
 
 export const DEFAULT_RULES: ScoreRules = {
@@ -245,6 +283,7 @@ export const DEFAULT_RULES: ScoreRules = {
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
   colorSuffixConventions: true,
+  splitCodeIsSame: true,
 };
 
 /** {@link relateSplit} of two listings' codes, with {@link ScoreRules.colorSuffixConventions}. */
@@ -304,7 +343,10 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
     return IN_TEXT;
   // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
   const atBoundary = rules.codeEndsAtBoundary;
-  if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) return IN_TEXT;
+  if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) {
+    if (rules.splitCodeIsSame && (codeSplitInTitle(aTitle, b) || codeSplitInTitle(bTitle, a))) return SAME;
+    return IN_TEXT;
+  }
   switch (best) {
     case 'compatible':
       return rules.suffixColorDecides && colorsDiffer(a, b) ? VARIANT : COMPATIBLE;

@@ -158,6 +158,12 @@ export interface ResolveOptions {
    */
   colorSuffixConventions?: boolean;
   /**
+   * A code written in the other listing's title as two or more whole words (`SP565UZ` /
+   * `SP-565 UZ`, `MDRAS50G` / `MDR AS50G`) is the same code, not only a code found in its
+   * text (score.ts, `ScoreRules`). Default true.
+   */
+  splitCodeIsSame?: boolean;
+  /**
    * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
    * catalogue number (model-number.ts, `CodeRules`). Default true.
    */
