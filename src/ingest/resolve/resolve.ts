@@ -28,7 +28,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   statedBrandVetoCodes: true,
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
-  colorSuffixConventions: true,
+  colorSuffixConventions: false,
   splitCodeIsSame: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,

@@ -282,7 +282,7 @@ export const DEFAULT_RULES: ScoreRules = {
   ownCodeDecides: true,
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
-  colorSuffixConventions: true,
+  colorSuffixConventions: false,
   splitCodeIsSame: true,
 };
 

@@ -154,7 +154,10 @@ export interface ResolveOptions {
    * Codes that differ only in their letters after the last digit, one a color code of the
    * color both listings name and the other no suffix code (`NNH965BK` / `NNH965BF`, both
    * black), are one model under two suffix conventions, not two variants (score.ts,
-   * `ScoreRules`). Default true.
+   * `ScoreRules`). Default false: it gains 6 of Abt-Buy's true pairs, but the demo's finishes
+   * break it (`…SS` Stainless Steel / `…BSS` Black Stainless Steel, `…BL` Black / `…MB`
+   * Matte Black): color families are too coarse to tell one finish from another, and
+   * leave-one-set-out chooses it off (docs/ingest.md, session 13).
    */
   colorSuffixConventions?: boolean;
   /**
