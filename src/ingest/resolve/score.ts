@@ -229,6 +229,29 @@ function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): bool
   return false;
 }
 
+/**
+ * The bases of `f`'s title codes whose color suffix names a color `other` names too, where the
+ * two listings name no different colors (`COOLPIXP6000BK` → `COOLPIXP6000` against a black
+ * listing): what the other title may write as the model with its color spelled out.
+ */
+function colorBases(f: RecordFeatures, other: RecordFeatures): string[] {
+  if (other.colors.size === 0 || colorsDiffer(f, other)) return NO_BASES;
+  let bases: string[] | null = null;
+  for (const parts of f.rareTitleParts) {
+    const [suffix, ...more] = parts.suffixes;
+    if (suffix?.kind !== 'color' || more.length > 0) continue;
+    if (!suffix.values.some((v) => other.colors.has(SUFFIX_FAMILY[v] ?? v))) continue;
+    bases ??= [];
+    bases.push(parts.base);
+  }
+  return bases ?? NO_BASES;
+}
+
+const NO_BASES: string[] = [];
+
+/** Color families of listings that a color suffix value belongs to (see tokens.ts). */
+const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: 'silver', titanium: 'silver' };
+
 function sharesAny(codes: readonly string[], set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
   for (const c of codes) if (set.has(c)) return true;
@@ -347,6 +370,13 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
     if (rules.splitCodeIsSame && (codeSplitInTitle(aTitle, b) || codeSplitInTitle(bTitle, a))) return SAME;
     return IN_TEXT;
   }
+  // `COOLPIXP6000BK` against `COOLPIX P6000 … Black`: the base written as words, the color
+  // suffix written as the color.
+  if (
+    rules.splitCodeIsSame &&
+    (codeSplitInTitle(colorBases(a, b), b) || codeSplitInTitle(colorBases(b, a), a))
+  )
+    return SAME;
   switch (best) {
     case 'compatible':
       return rules.suffixColorDecides && colorsDiffer(a, b) ? VARIANT : COMPATIBLE;
