@@ -263,6 +263,12 @@ const NO_MODEL: ModelEvidence = { z: 0, model: 0, variantConflict: false, level:
 const VARIANT: ModelEvidence = { z: -4, model: -1, variantConflict: true, level: MODEL.variant };
 const CONFLICT: ModelEvidence = { z: -3, model: -1, variantConflict: false, level: MODEL.conflict };
 const SAME: ModelEvidence = { z: 4, model: 1, variantConflict: false, level: MODEL.same };
+/**
+ * A code written in the other title as words (`SP-565 UZ`): the fixed score of the same code,
+ * the learned level of a code found in the other's text, so the weights EM learns for both
+ * levels (and with them every other pair's posterior) stay as they were.
+ */
+const SPLIT_SAME: ModelEvidence = { z: 4, model: 1, variantConflict: false, level: MODEL.inText };
 const IN_TEXT: ModelEvidence = { z: 2.5, model: 1, variantConflict: false, level: MODEL.inText };
 const COMPATIBLE: ModelEvidence = { z: 1.5, model: 1, variantConflict: false, level: MODEL.compatible };
 
@@ -367,7 +373,8 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
   const atBoundary = rules.codeEndsAtBoundary;
   if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) {
-    if (rules.splitCodeIsSame && (codeSplitInTitle(aTitle, b) || codeSplitInTitle(bTitle, a))) return SAME;
+    if (rules.splitCodeIsSame && (codeSplitInTitle(aTitle, b) || codeSplitInTitle(bTitle, a)))
+      return SPLIT_SAME;
     return IN_TEXT;
   }
   // `COOLPIXP6000BK` against `COOLPIX P6000 … Black`: the base written as words, the color
