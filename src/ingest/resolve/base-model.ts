@@ -173,6 +173,24 @@ export function relateSplit(a: string, pa: ModelParts, b: string, pb: ModelParts
 /** Color families of listings (tokens.ts) that a color suffix value belongs to. */
 const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: 'silver', titanium: 'silver' };
 
+/**
+ * Every way `code` ends in a color suffix code, as the code before it and the listing color
+ * families (tokens.ts) the suffix may stand for: `STYLUS1050SWB` → `STYLUS1050SW` + black,
+ * `EDIT100BK` → `EDIT100` + black (and `EDIT100B` + black, `K`). Unlike {@link splitModel}
+ * this cuts after letters too; callers check the base against other evidence.
+ */
+export function colorTails(code: string): Array<{ base: string; families: string[] }> {
+  const out: Array<{ base: string; families: string[] }> = [];
+  for (const [suffix, values] of COLOR_SUFFIXES) {
+    if (suffix.length >= code.length || !code.endsWith(suffix)) continue;
+    out.push({
+      base: code.slice(0, code.length - suffix.length),
+      families: values.map((v) => SUFFIX_FAMILY[v] ?? v),
+    });
+  }
+  return out;
+}
+
 /** Every suffix {@link splitModel} knows, of any kind. */
 const KNOWN_SUFFIXES: ReadonlySet<string> = new Set(SUFFIXES.map(([code]) => code));
 

@@ -8,6 +8,7 @@
 
 import { servesTheOther } from './accessory.js';
 import {
+  colorTails,
   type ModelParts,
   type ModelRelation,
   oneColorTwoConventions,
@@ -230,27 +231,25 @@ function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): bool
 }
 
 /**
- * The bases of `f`'s title codes whose color suffix names a color `other` names too, where the
- * two listings name no different colors (`COOLPIXP6000BK` → `COOLPIXP6000` against a black
- * listing): what the other title may write as the model with its color spelled out.
+ * The bases of `f`'s title codes that end in a color code of a color `other` names, where the
+ * two listings name no different colors (`COOLPIXP6000BK` → `COOLPIXP6000`, `STYLUS1050SWB` →
+ * `STYLUS1050SW` against a black listing): what the other title may write as the model with
+ * its color spelled out. Only a base of 5+ characters written as words counts (see
+ * {@link codeSplitInTitle}).
  */
 function colorBases(f: RecordFeatures, other: RecordFeatures): string[] {
   if (other.colors.size === 0 || colorsDiffer(f, other)) return NO_BASES;
   let bases: string[] | null = null;
-  for (const parts of f.rareTitleParts) {
-    const [suffix, ...more] = parts.suffixes;
-    if (suffix?.kind !== 'color' || more.length > 0) continue;
-    if (!suffix.values.some((v) => other.colors.has(SUFFIX_FAMILY[v] ?? v))) continue;
-    bases ??= [];
-    bases.push(parts.base);
-  }
+  for (const code of f.rareTitleCodes)
+    for (const { base, families } of colorTails(code))
+      if (families.some((c) => other.colors.has(c))) {
+        bases ??= [];
+        bases.push(base);
+      }
   return bases ?? NO_BASES;
 }
 
 const NO_BASES: string[] = [];
-
-/** Color families of listings that a color suffix value belongs to (see tokens.ts). */
-const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: 'silver', titanium: 'silver' };
 
 function sharesAny(codes: readonly string[], set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
