@@ -30,6 +30,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   suffixColorDecides: true,
   colorSuffixConventions: false,
   splitCodeIsSame: true,
+  ownCodeWithSuffix: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,

@@ -304,6 +304,13 @@ export interface ScoreRules {
    * `SP-565 UZ`) is the same code (`same`), not just a code found in its text (`inText`).
    */
   splitCodeIsSame: boolean;
+  /**
+   * With `ownCodeDecides`: a shared code that is one listing's primary plus a letter suffix
+   * (`TXSR706B` beside that listing's `TXSR706`) is that listing's own model number too, so
+   * the two are one model even where the other listing's primary is another code (its
+   * `SELECT2`, a certification written like a code).
+   */
+  ownCodeWithSuffix: boolean;
 }
 
 export const DEFAULT_RULES: ScoreRules = {
@@ -312,6 +319,7 @@ export const DEFAULT_RULES: ScoreRules = {
   suffixColorDecides: true,
   colorSuffixConventions: false,
   splitCodeIsSame: true,
+  ownCodeWithSuffix: true,
 };
 
 /** {@link relateSplit} of two listings' codes, with {@link ScoreRules.colorSuffixConventions}. */
@@ -328,6 +336,22 @@ function relateCodes(
   return r === 'variant' && rules.colorSuffixConventions && oneColorTwoConventions(x, y, a.colors, b.colors)
     ? 'compatible'
     : r;
+}
+
+/**
+ * Whether `code` is the listing's own model number: its primary, or with
+ * {@link ScoreRules.ownCodeWithSuffix} its primary plus a letter suffix (`TXSR706B` of a listing
+ * whose primary is `TXSR706`).
+ */
+function isOwn(code: string, primary: string | null, rules: ScoreRules): boolean {
+  if (primary === null) return false;
+  if (code === primary) return true;
+  return (
+    rules.ownCodeWithSuffix &&
+    code.length > primary.length &&
+    code.startsWith(primary) &&
+    /^[A-Z]{1,4}$/.test(code.slice(primary.length))
+  );
 }
 
 /** Model-number evidence of a pair, from the rare codes each record carries (features.ts). */
@@ -354,7 +378,11 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
     for (let y = 0; y < bTitle.length; y++) {
       const r = relateCodes(a, aTitle[x]!, a.rareTitleParts[x]!, b, bTitle[y]!, b.rareTitleParts[y]!, rules);
       if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
-      if (r === 'same' && (aTitle[x] === a.primaryModel || bTitle[y] === b.primaryModel)) sameOwn = true;
+      if (
+        r === 'same' &&
+        (isOwn(aTitle[x]!, a.primaryModel, rules) || isOwn(bTitle[y]!, b.primaryModel, rules))
+      )
+        sameOwn = true;
     }
   }
   if (primary === 'variant') return best === 'same' ? SAME : VARIANT;

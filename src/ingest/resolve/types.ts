@@ -167,6 +167,12 @@ export interface ResolveOptions {
    */
   splitCodeIsSame?: boolean;
   /**
+   * With `ownCodeDecides`, a shared code that is one listing's primary model number plus a
+   * letter suffix (`TXSR706B` beside its `TXSR706`) counts as that listing's own (score.ts,
+   * `ScoreRules`). Default true.
+   */
+  ownCodeWithSuffix?: boolean;
+  /**
    * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
    * catalogue number (model-number.ts, `CodeRules`). Default true.
    */
