@@ -31,6 +31,7 @@ export const DEFAULTS: Required<ResolveOptions> = {
   colorSuffixConventions: false,
   splitCodeIsSame: true,
   ownCodeWithSuffix: true,
+  gtinItemNumber: true,
   numberBeforeUnitIsQuantity: true,
   statedModelIsCode: true,
   codeStemKeys: false,

@@ -251,6 +251,26 @@ function colorBases(f: RecordFeatures, other: RecordFeatures): string[] {
 
 const NO_BASES: string[] = [];
 
+/**
+ * Whether a title code of `codes` is a UPC or EAN (12 or 13 digits) whose item reference — the
+ * digits before the check digit, after the maker's GS1 prefix — `other`'s title writes as a
+ * number of its own (5 to 7 digits): `743840830153` is maker 743840's item `83015`, check
+ * digit 3. Retailers list the maker's item number where others list the barcode.
+ */
+function itemNumberIn(codes: readonly string[], other: RecordFeatures): boolean {
+  let numbers: string[] | null = null;
+  for (const c of codes) {
+    if (!GTIN_CODE.test(c)) continue;
+    numbers ??= other.record.title.match(ITEM_NUMBER) ?? [];
+    const body = c.slice(0, -1);
+    for (const n of numbers) if (body.length - n.length >= 6 && body.endsWith(n)) return true;
+  }
+  return false;
+}
+
+const GTIN_CODE = /^\d{12,13}$/;
+const ITEM_NUMBER = /(?<![\d.,$])\d{5,7}(?![\d.,])/g;
+
 function sharesAny(codes: readonly string[], set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
   for (const c of codes) if (set.has(c)) return true;
@@ -311,6 +331,11 @@ export interface ScoreRules {
    * `SELECT2`, a certification written like a code).
    */
   ownCodeWithSuffix: boolean;
+  /**
+   * A UPC or EAN in one title whose item reference the other title writes as a number of its
+   * own (`743840830153` / `83015`) is the same code (`same`).
+   */
+  gtinItemNumber: boolean;
 }
 
 export const DEFAULT_RULES: ScoreRules = {
@@ -320,6 +345,7 @@ export const DEFAULT_RULES: ScoreRules = {
   colorSuffixConventions: false,
   splitCodeIsSame: true,
   ownCodeWithSuffix: true,
+  gtinItemNumber: true,
 };
 
 /** {@link relateSplit} of two listings' codes, with {@link ScoreRules.colorSuffixConventions}. */
@@ -411,6 +437,8 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
     (codeSplitInTitle(colorBases(a, b), b) || codeSplitInTitle(colorBases(b, a), a))
   )
     return SAME;
+  // `743840830153` (a UPC) against `Nyko … - 83015`: the maker's item number inside the GTIN.
+  if (rules.gtinItemNumber && (itemNumberIn(aTitle, b) || itemNumberIn(bTitle, a))) return SAME;
   switch (best) {
     case 'compatible':
       return rules.suffixColorDecides && colorsDiffer(a, b) ? VARIANT : COMPATIBLE;

@@ -173,6 +173,12 @@ export interface ResolveOptions {
    */
   ownCodeWithSuffix?: boolean;
   /**
+   * A UPC or EAN (12 or 13 digits) in one title whose item reference, the digits before the
+   * check digit after the maker's prefix, the other title writes as a number of 5 to 7 digits
+   * (`743840830153` / `83015`) is the same code (score.ts, `ScoreRules`). Default true.
+   */
+  gtinItemNumber?: boolean;
+  /**
    * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
    * catalogue number (model-number.ts, `CodeRules`). Default true.
    */
