@@ -199,6 +199,12 @@ describe('scorePair', () => {
       { title: 'Canon PG-40 Black Ink Cartridge - PG-40-BK-TWIN' },
     );
     expect(twin.evidence.model).not.toBe(4);
+    // a number before a unit is a quantity: the demo's `HERO 33 ft` is not `HERO33`
+    const hero = score(
+      { title: 'HERO 33 ft 5.3K Action Camera - GoPro HERO33 Black', mpn: 'HERO33 Black' },
+      { title: 'HERO 33 ft 5.3K Action Camera - GoPro HERO92 Black' },
+    );
+    expect(hero.evidence.model).not.toBe(4);
   });
 
   it('reads a code whose base the other title writes as words and whose color suffix as the color', () => {

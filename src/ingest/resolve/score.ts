@@ -19,6 +19,7 @@ import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
 import { type Corpus, compactTextOf, type RecordFeatures } from './features.js';
 import { compareMeasures } from './measures.js';
+import { isUnitWord } from './model-number.js';
 import type { ResolveRecord } from './types.js';
 import { cosine } from './vector.js';
 
@@ -202,29 +203,27 @@ function writtenAsItself(code: string, other: RecordFeatures): boolean {
  * title as two or more whole words (`SP565UZ` as `SP-565 UZ`, `MDRAS50G` as `MDR AS50G`): the
  * same code with the maker's own space in it. Words here end at spaces and punctuation, not
  * at hyphens or dots, so a code is not read inside a longer hyphenated one (`PG40BK` in
- * `PG-40-BK-TWIN`), and a number is not joined across a thousands space (`150 000`).
+ * `PG-40-BK-TWIN`), and a number is not joined across a thousands space (`150 000`). A last
+ * word that is a number followed by a unit is a quantity, not the code's end (`HERO 33 ft`
+ * is not `HERO33`).
  */
 function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): boolean {
-  let compact: string | null = null;
-  let wordEnds: Uint8Array | null = null;
+  let raw: string[] | null = null;
+  let words: string[] | null = null;
   for (const c of codes) {
     if (c.length < 5 || !/[A-Z]/.test(c) || !/\d/.test(c)) continue;
-    if (compact === null || wordEnds === null) {
-      const title = other.record.title.toUpperCase();
-      compact = title.replace(/[^A-Z0-9]/g, '');
-      wordEnds = new Uint8Array(compact.length);
-      let at = -1;
-      for (let k = 0; k < title.length; k++) {
-        const ch = title[k]!;
-        if (/[A-Z0-9]/.test(ch)) at++;
-        else if (at >= 0 && !/[-._]/.test(ch)) wordEnds[at] = 1;
-      }
-      if (at >= 0) wordEnds[at] = 1;
+    if (raw === null || words === null) {
+      raw = other.record.title.split(/[^A-Za-z0-9._-]+/).filter((w) => /[A-Za-z0-9]/.test(w));
+      words = raw.map((w) => w.toUpperCase().replace(/[^A-Z0-9]/g, ''));
     }
-    for (let at = compact.indexOf(c); at >= 0; at = compact.indexOf(c, at + 1)) {
-      const last = at + c.length - 1;
-      if ((at > 0 && wordEnds[at - 1] !== 1) || wordEnds[last] !== 1) continue;
-      for (let k = at; k < last; k++) if (wordEnds[k] === 1) return true;
+    for (let i = 0; i < words.length; i++) {
+      let joined = words[i]!;
+      for (let j = i + 1; j < words.length && joined.length < c.length && c.startsWith(joined); j++) {
+        joined += words[j]!;
+        if (joined !== c) continue;
+        if (/^\d+$/.test(words[j]!) && isUnitWord(raw[j + 1])) break;
+        return true;
+      }
     }
   }
   return false;
