@@ -179,7 +179,9 @@ const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: '
  * `EDIT100BK` → `EDIT100` + black (and `EDIT100B` + black, `K`). Unlike {@link splitModel}
  * this cuts after letters too; callers check the base against other evidence.
  */
-export function colorTails(code: string): Array<{ base: string; families: string[] }> {
+export function colorTails(code: string): ReadonlyArray<{ base: string; families: string[] }> {
+  const cached = tailCache.get(code);
+  if (cached) return cached;
   const out: Array<{ base: string; families: string[] }> = [];
   for (const [suffix, values] of COLOR_SUFFIXES) {
     if (suffix.length >= code.length || !code.endsWith(suffix)) continue;
@@ -188,8 +190,12 @@ export function colorTails(code: string): Array<{ base: string; families: string
       families: values.map((v) => SUFFIX_FAMILY[v] ?? v),
     });
   }
+  if (tailCache.size >= SPLIT_CACHE_LIMIT) tailCache.clear();
+  tailCache.set(code, out);
   return out;
 }
+
+const tailCache = new Map<string, ReadonlyArray<{ base: string; families: string[] }>>();
 
 /** Every suffix {@link splitModel} knows, of any kind. */
 const KNOWN_SUFFIXES: ReadonlySet<string> = new Set(SUFFIXES.map(([code]) => code));

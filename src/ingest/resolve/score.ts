@@ -198,6 +198,19 @@ function writtenAsItself(code: string, other: RecordFeatures): boolean {
   return false;
 }
 
+/** A record's title words as written and upper-case alphanumerics only, built on first use. */
+const titleWords = new WeakMap<RecordFeatures, { raw: string[]; words: string[] }>();
+
+function titleWordsOf(f: RecordFeatures): { raw: string[]; words: string[] } {
+  let w = titleWords.get(f);
+  if (w === undefined) {
+    const raw = f.record.title.split(/[^A-Za-z0-9._-]+/).filter((x) => /[A-Za-z0-9]/.test(x));
+    w = { raw, words: raw.map((x) => x.toUpperCase().replace(/[^A-Z0-9]/g, '')) };
+    titleWords.set(f, w);
+  }
+  return w;
+}
+
 /**
  * Whether a title code of `codes` (5+ characters, letters and digits) is written in `other`'s
  * title as two or more whole words (`SP565UZ` as `SP-565 UZ`, `MDRAS50G` as `MDR AS50G`): the
@@ -208,14 +221,11 @@ function writtenAsItself(code: string, other: RecordFeatures): boolean {
  * is not `HERO33`).
  */
 function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): boolean {
-  let raw: string[] | null = null;
-  let words: string[] | null = null;
   for (const c of codes) {
     if (c.length < 5 || !/[A-Z]/.test(c) || !/\d/.test(c)) continue;
-    if (raw === null || words === null) {
-      raw = other.record.title.split(/[^A-Za-z0-9._-]+/).filter((w) => /[A-Za-z0-9]/.test(w));
-      words = raw.map((w) => w.toUpperCase().replace(/[^A-Z0-9]/g, ''));
-    }
+    // the compact text (built once per record) holds every way of writing the code
+    if (!compactTextOf(other).includes(c)) continue;
+    const { raw, words } = titleWordsOf(other);
     for (let i = 0; i < words.length; i++) {
       let joined = words[i]!;
       for (let j = i + 1; j < words.length && joined.length < c.length && c.startsWith(joined); j++) {
