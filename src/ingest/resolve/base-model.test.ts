@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { baseModel, relateModels, splitModel } from './base-model.js';
+import { baseModel, colorTails, relateModels, splitModel } from './base-model.js';
 
 describe('baseModel', () => {
   it.each([
@@ -97,5 +97,14 @@ describe('relateModels: suffixes of different kinds', () => {
   it('still lets one code omit the region the other names', () => {
     expect(relateModels('UN55D6000SFXZA', 'UN55D6000S')).toBe('compatible');
     expect(relateModels('HTZ410T', 'HTZ410XAA')).not.toBe('variant');
+  });
+});
+
+describe('colorTails', () => {
+  it('cuts every trailing color code, after letters too', () => {
+    const tails = colorTails('STYLUS1050SWB');
+    expect(tails).toContainEqual({ base: 'STYLUS1050SW', families: ['black'] });
+    expect(colorTails('LMV1680SS')).toContainEqual({ base: 'LMV1680', families: ['silver'] });
+    expect(colorTails('KXTS108')).toEqual([]);
   });
 });

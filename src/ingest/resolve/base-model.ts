@@ -169,3 +169,64 @@ export function relateSplit(a: string, pa: ModelParts, b: string, pb: ModelParts
   if (lcp >= 2 || pa.shape === pb.shape) return 'conflict';
   return 'unrelated';
 }
+
+/** Color families of listings (tokens.ts) that a color suffix value belongs to. */
+const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: 'silver', titanium: 'silver' };
+
+/**
+ * Every way `code` ends in a color suffix code, as the code before it and the listing color
+ * families (tokens.ts) the suffix may stand for: `STYLUS1050SWB` → `STYLUS1050SW` + black,
+ * `EDIT100BK` → `EDIT100` + black (and `EDIT100B` + black, `K`). Unlike {@link splitModel}
+ * this cuts after letters too; callers check the base against other evidence.
+ */
+export function colorTails(code: string): ReadonlyArray<{ base: string; families: string[] }> {
+  const cached = tailCache.get(code);
+  if (cached) return cached;
+  const out: Array<{ base: string; families: string[] }> = [];
+  for (const [suffix, values] of COLOR_SUFFIXES) {
+    if (suffix.length >= code.length || !code.endsWith(suffix)) continue;
+    out.push({
+      base: code.slice(0, code.length - suffix.length),
+      families: values.map((v) => SUFFIX_FAMILY[v] ?? v),
+    });
+  }
+  if (tailCache.size >= SPLIT_CACHE_LIMIT) tailCache.clear();
+  tailCache.set(code, out);
+  return out;
+}
+
+const tailCache = new Map<string, ReadonlyArray<{ base: string; families: string[] }>>();
+
+/** Every suffix {@link splitModel} knows, of any kind. */
+const KNOWN_SUFFIXES: ReadonlySet<string> = new Set(SUFFIXES.map(([code]) => code));
+
+/**
+ * Whether two codes that differ only in the letters after their last digit (`NNH965BK` /
+ * `NNH965BF`, `FDB130WH` / `FDB130RGS`) name one product under two suffix conventions: one
+ * tail is a color code (`BK`, `WH`) of a color the other listing names too, the listing of
+ * that code names no other color, and the other tail is no suffix code of any kind — a
+ * maker's own letters (`BF`, `RGS`, `XTSS`), not a second color, size or region. Retailers
+ * append their own color code to a maker's base model (`GE GSD4000NWW White Dishwasher -
+ * GSD4000WH`), so such a pair is one model in one color, not two variants. `colorsA` and
+ * `colorsB` are the listings' color families (stated or read off the titles).
+ */
+export function oneColorTwoConventions(
+  a: string,
+  b: string,
+  colorsA: ReadonlySet<string>,
+  colorsB: ReadonlySet<string>,
+): boolean {
+  const stem = /^(.*\d)([A-Z]+)$/;
+  const ma = stem.exec(a);
+  const mb = stem.exec(b);
+  if (!ma || !mb || ma[1] !== mb[1] || ma[1]!.length < 4 || ma[2] === mb[2]) return false;
+  const named = (tail: string, own: ReadonlySet<string>, other: ReadonlySet<string>, rest: string) => {
+    if (KNOWN_SUFFIXES.has(rest)) return false;
+    for (const value of COLOR_SUFFIXES.get(tail) ?? []) {
+      const family = SUFFIX_FAMILY[value] ?? value;
+      if (other.has(family) && (own.size === 0 || (own.size === 1 && own.has(family)))) return true;
+    }
+    return false;
+  };
+  return named(ma[2]!, colorsA, colorsB, mb[2]!) || named(mb[2]!, colorsB, colorsA, ma[2]!);
+}

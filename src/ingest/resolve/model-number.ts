@@ -16,7 +16,7 @@ const UNIT_CODE =
 const UNIT_WORD =
   /^(?:GB|MB|TB|KB|GHZ|MHZ|KHZ|HZ|WATTS?|VAC|VDC|MAH|MM|CM|IN|INCH|INCHES|FT|FEET|LBS?|OZ|MP|PK|PACK|PCS?|USERS?|RPM|DB|BITS?|PORTS?|MBPS|GBPS|KBPS|PPM|DPI|MIN|HRS?|HOURS?|YRS?|YEARS?|DAYS?|ML|KG|QT|GAL|GALLONS?|SEC|NITS?|LUMENS?|CLIENTS?|SEATS?|BTUH?|PAGES?|SHEETS?|CALORIES|MILES?)$/;
 
-function isUnitWord(chunk: string | undefined): boolean {
+export function isUnitWord(chunk: string | undefined): boolean {
   return chunk !== undefined && UNIT_WORD.test(chunk.toUpperCase());
 }
 

@@ -184,4 +184,66 @@ describe('scorePair', () => {
     expect(same.model).toBe(1);
     expect(same.conflict).toBe(false);
   });
+
+  // session 13 (er7): Abt-Buy's missed pairs whose codes agree in a form scoring did not read
+  it('reads a code written as words in the other title as the same code (splitCodeIsSame)', () => {
+    const a = { title: 'Olympus Black 10 Megapixels Digital Camera - SP565UZ' };
+    const b = { title: 'Olympus SP-565 UZ 10 Megapixel Digital Camera w/ 20x Zoom - 226480' };
+    const s = score(a, b);
+    expect(s.evidence.model).toBe(4);
+    expect(s.levels[1]).toBe(3); // the learned level stays "found in the other's text"
+    expect(score(a, b, { ...DEFAULT_RULES, splitCodeIsSame: false }).evidence.model).toBe(2.5);
+    // not inside a longer hyphenated code
+    const twin = score(
+      { title: 'Canon Black Ink Cartridge - Black - PG40BK' },
+      { title: 'Canon PG-40 Black Ink Cartridge - PG-40-BK-TWIN' },
+    );
+    expect(twin.evidence.model).not.toBe(4);
+    // a number before a unit is a quantity: the demo's `HERO 33 ft` is not `HERO33`
+    const hero = score(
+      { title: 'HERO 33 ft 5.3K Action Camera - GoPro HERO33 Black', mpn: 'HERO33 Black' },
+      { title: 'HERO 33 ft 5.3K Action Camera - GoPro HERO92 Black' },
+    );
+    expect(hero.evidence.model).not.toBe(4);
+  });
+
+  it('reads a code whose base the other title writes as words and whose color suffix as the color', () => {
+    const a = { title: 'Nikon Black 13.5 Megapixel COOLPIX Digital Camera - COOLPIXP6000BK' };
+    const black = { title: 'Nikon COOLPIX P6000 13 Megapixels Digital Camera w/ 4x Zoom - Black - 26135' };
+    const silver = { title: 'Nikon COOLPIX P6000 13 Megapixels Digital Camera w/ 4x Zoom - Silver - 26136' };
+    expect(score(a, black).levels[1]).toBe(2);
+    expect(score(a, black, { ...DEFAULT_RULES, splitCodeIsSame: false }).levels[1]).not.toBe(2);
+    expect(score(a, silver).levels[1]).not.toBe(2);
+  });
+
+  it("counts a shared code that is one listing's primary plus a suffix as its own (ownCodeWithSuffix)", () => {
+    const a = {
+      title: 'Onkyo THX Select2 Plus Certified 7.1 Channel Home Theater Black Receiver - TXSR706B',
+    };
+    const b = { title: 'Onkyo TX-SR706 A/V Receiver - TXSR706B' };
+    expect(score(a, b).conflict).toBe(false);
+    expect(score(a, b).model).toBe(1);
+    expect(score(a, b, { ...DEFAULT_RULES, ownCodeWithSuffix: false }).conflict).toBe(true);
+  });
+
+  it("reads a maker's item number inside the other listing's UPC (gtinItemNumber)", () => {
+    const a = { title: 'Nyko PlayStation 3 Dual Charger AC - 743840830153' };
+    const b = { title: 'Nyko PS3 Dual AC Charger - 83015' };
+    expect(score(a, b).levels[1]).toBe(2);
+    expect(score(a, b, { ...DEFAULT_RULES, gtinItemNumber: false }).levels[1]).not.toBe(2);
+    // another item of the same maker
+    expect(score(a, { title: 'Nyko PS3 Dual AC Charger - 83016' }).levels[1]).not.toBe(2);
+  });
+
+  it('with colorSuffixConventions (off by default), reads two suffix conventions of one color as one model', () => {
+    const a = { title: 'Panasonic Genius Countertop Microwave In Black - NNH965BK' };
+    const b = { title: 'Panasonic NN-H965BF Microwave Oven - Counter Top - Black' };
+    expect(score(a, b).conflict).toBe(true);
+    const on = score(a, b, { ...DEFAULT_RULES, colorSuffixConventions: true });
+    expect(on.conflict).toBe(false);
+    expect(on.levels[1]).toBe(4);
+    // a second color code is a second variant
+    const white = { title: 'Panasonic NN-H965WH Microwave Oven - Black' };
+    expect(score(a, white, { ...DEFAULT_RULES, colorSuffixConventions: true }).conflict).toBe(true);
+  });
 });

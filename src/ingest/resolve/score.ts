@@ -7,11 +7,19 @@
  */
 
 import { servesTheOther } from './accessory.js';
-import { type ModelRelation, relateSplit, splitModel } from './base-model.js';
+import {
+  colorTails,
+  type ModelParts,
+  type ModelRelation,
+  oneColorTwoConventions,
+  relateSplit,
+  splitModel,
+} from './base-model.js';
 import { brandsAgree } from './brand.js';
 import { editionConflict } from './editions.js';
 import { type Corpus, compactTextOf, type RecordFeatures } from './features.js';
 import { compareMeasures } from './measures.js';
+import { isUnitWord } from './model-number.js';
 import type { ResolveRecord } from './types.js';
 import { cosine } from './vector.js';
 
@@ -203,6 +211,88 @@ function writtenAsItself(code: string, other: RecordFeatures): boolean {
   return false;
 }
 
+/** A record's title words as written and upper-case alphanumerics only, built on first use. */
+const titleWords = new WeakMap<RecordFeatures, { raw: string[]; words: string[] }>();
+
+function titleWordsOf(f: RecordFeatures): { raw: string[]; words: string[] } {
+  let w = titleWords.get(f);
+  if (w === undefined) {
+    const raw = f.record.title.split(/[^A-Za-z0-9._-]+/).filter((x) => /[A-Za-z0-9]/.test(x));
+    w = { raw, words: raw.map((x) => x.toUpperCase().replace(/[^A-Z0-9]/g, '')) };
+    titleWords.set(f, w);
+  }
+  return w;
+}
+
+/**
+ * Whether a title code of `codes` (5+ characters, letters and digits) is written in `other`'s
+ * title as two or more whole words (`SP565UZ` as `SP-565 UZ`, `MDRAS50G` as `MDR AS50G`): the
+ * same code with the maker's own space in it. Words here end at spaces and punctuation, not
+ * at hyphens or dots, so a code is not read inside a longer hyphenated one (`PG40BK` in
+ * `PG-40-BK-TWIN`), and a number is not joined across a thousands space (`150 000`). A last
+ * word that is a number followed by a unit is a quantity, not the code's end (`HERO 33 ft`
+ * is not `HERO33`).
+ */
+function codeSplitInTitle(codes: readonly string[], other: RecordFeatures): boolean {
+  for (const c of codes) {
+    if (c.length < 5 || !/[A-Z]/.test(c) || !/\d/.test(c)) continue;
+    // the compact text (built once per record) holds every way of writing the code
+    if (!compactTextOf(other).includes(c)) continue;
+    const { raw, words } = titleWordsOf(other);
+    for (let i = 0; i < words.length; i++) {
+      let joined = words[i]!;
+      for (let j = i + 1; j < words.length && joined.length < c.length && c.startsWith(joined); j++) {
+        joined += words[j]!;
+        if (joined !== c) continue;
+        if (/^\d+$/.test(words[j]!) && isUnitWord(raw[j + 1])) break;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The bases of `f`'s title codes that end in a color code of a color `other` names, where the
+ * two listings name no different colors (`COOLPIXP6000BK` → `COOLPIXP6000`, `STYLUS1050SWB` →
+ * `STYLUS1050SW` against a black listing): what the other title may write as the model with
+ * its color spelled out. Only a base of 5+ characters written as words counts (see
+ * {@link codeSplitInTitle}).
+ */
+function colorBases(f: RecordFeatures, other: RecordFeatures): string[] {
+  if (other.colors.size === 0 || colorsDiffer(f, other)) return NO_BASES;
+  let bases: string[] | null = null;
+  for (const code of f.rareTitleCodes)
+    for (const { base, families } of colorTails(code))
+      if (families.some((c) => other.colors.has(c))) {
+        bases ??= [];
+        bases.push(base);
+      }
+  return bases ?? NO_BASES;
+}
+
+const NO_BASES: string[] = [];
+
+/**
+ * Whether a title code of `codes` is a UPC or EAN (12 or 13 digits) whose item reference — the
+ * digits before the check digit, after the maker's GS1 prefix — `other`'s title writes as a
+ * number of its own (5 to 7 digits): `743840830153` is maker 743840's item `83015`, check
+ * digit 3. Retailers list the maker's item number where others list the barcode.
+ */
+function itemNumberIn(codes: readonly string[], other: RecordFeatures): boolean {
+  let numbers: string[] | null = null;
+  for (const c of codes) {
+    if (!GTIN_CODE.test(c)) continue;
+    numbers ??= other.record.title.match(ITEM_NUMBER) ?? [];
+    const body = c.slice(0, -1);
+    for (const n of numbers) if (body.length - n.length >= 6 && body.endsWith(n)) return true;
+  }
+  return false;
+}
+
+const GTIN_CODE = /^\d{12,13}$/;
+const ITEM_NUMBER = /(?<![\d.,$])\d{5,7}(?![\d.,])/g;
+
 function sharesAny(codes: readonly string[], set: ReadonlySet<string>): boolean {
   if (set.size === 0) return false;
   for (const c of codes) if (set.has(c)) return true;
@@ -214,6 +304,12 @@ const NO_MODEL: ModelEvidence = { z: 0, model: 0, variantConflict: false, level:
 const VARIANT: ModelEvidence = { z: -4, model: -1, variantConflict: true, level: MODEL.variant };
 const CONFLICT: ModelEvidence = { z: -3, model: -1, variantConflict: false, level: MODEL.conflict };
 const SAME: ModelEvidence = { z: 4, model: 1, variantConflict: false, level: MODEL.same };
+/**
+ * A code written in the other title as words (`SP-565 UZ`): the fixed score of the same code,
+ * the learned level of a code found in the other's text, so the weights EM learns for both
+ * levels (and with them every other pair's posterior) stay as they were.
+ */
+const SPLIT_SAME: ModelEvidence = { z: 4, model: 1, variantConflict: false, level: MODEL.inText };
 const IN_TEXT: ModelEvidence = { z: 2.5, model: 1, variantConflict: false, level: MODEL.inText };
 const COMPATIBLE: ModelEvidence = { z: 1.5, model: 1, variantConflict: false, level: MODEL.compatible };
 
@@ -237,13 +333,74 @@ export interface ScoreRules {
    * the suffix is the color the shorter code's listing is not.
    */
   suffixColorDecides: boolean;
+  /**
+   * Two codes that differ only in their letters after the last digit, where one tail is a
+   * color code of the color both listings name and the other is no suffix code at all
+   * (`NNH965BK` / `NNH965BF`, both black), are one model under a retailer's and a maker's
+   * suffix conventions (`compatible`), not two variants (base-model.ts,
+   * `oneColorTwoConventions`).
+   */
+  colorSuffixConventions: boolean;
+  /**
+   * A code written in the other listing's title as two or more whole words (`SP565UZ` /
+   * `SP-565 UZ`) is the same code (`same`), not just a code found in its text (`inText`).
+   */
+  splitCodeIsSame: boolean;
+  /**
+   * With `ownCodeDecides`: a shared code that is one listing's primary plus a letter suffix
+   * (`TXSR706B` beside that listing's `TXSR706`) is that listing's own model number too, so
+   * the two are one model even where the other listing's primary is another code (its
+   * `SELECT2`, a certification written like a code).
+   */
+  ownCodeWithSuffix: boolean;
+  /**
+   * A UPC or EAN in one title whose item reference the other title writes as a number of its
+   * own (`743840830153` / `83015`) is the same code (`same`).
+   */
+  gtinItemNumber: boolean;
 }
 
 export const DEFAULT_RULES: ScoreRules = {
   ownCodeDecides: true,
   codeEndsAtBoundary: true,
   suffixColorDecides: true,
+  colorSuffixConventions: false,
+  splitCodeIsSame: true,
+  ownCodeWithSuffix: true,
+  gtinItemNumber: true,
 };
+
+/** {@link relateSplit} of two listings' codes, with {@link ScoreRules.colorSuffixConventions}. */
+function relateCodes(
+  a: RecordFeatures,
+  x: string,
+  px: ModelParts,
+  b: RecordFeatures,
+  y: string,
+  py: ModelParts,
+  rules: ScoreRules,
+): ModelRelation {
+  const r = relateSplit(x, px, y, py);
+  return r === 'variant' && rules.colorSuffixConventions && oneColorTwoConventions(x, y, a.colors, b.colors)
+    ? 'compatible'
+    : r;
+}
+
+/**
+ * Whether `code` is the listing's own model number: its primary, or with
+ * {@link ScoreRules.ownCodeWithSuffix} its primary plus a letter suffix (`TXSR706B` of a listing
+ * whose primary is `TXSR706`).
+ */
+function isOwn(code: string, primary: string | null, rules: ScoreRules): boolean {
+  if (primary === null) return false;
+  if (code === primary) return true;
+  return (
+    rules.ownCodeWithSuffix &&
+    code.length > primary.length &&
+    code.startsWith(primary) &&
+    /^[A-Z]{1,4}$/.test(code.slice(primary.length))
+  );
+}
 
 /** Model-number evidence of a pair, from the rare codes each record carries (features.ts). */
 function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules): ModelEvidence {
@@ -257,7 +414,7 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   // (`GE GSD4000NWW White Dishwasher - GSD4000WH` / `GE GSD4000NWW Dishwasher`).
   let primary: ModelRelation | null = null;
   if (a.primaryParts && b.primaryParts) {
-    primary = relateSplit(a.primaryModel!, a.primaryParts, b.primaryModel!, b.primaryParts);
+    primary = relateCodes(a, a.primaryModel!, a.primaryParts, b, b.primaryModel!, b.primaryParts, rules);
     if (primary === 'variant' && !aTitle.includes(b.primaryModel!) && !bTitle.includes(a.primaryModel!))
       return VARIANT;
   }
@@ -267,9 +424,13 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
   let sameOwn = false;
   for (let x = 0; x < aTitle.length; x++) {
     for (let y = 0; y < bTitle.length; y++) {
-      const r = relateSplit(aTitle[x]!, a.rareTitleParts[x]!, bTitle[y]!, b.rareTitleParts[y]!);
+      const r = relateCodes(a, aTitle[x]!, a.rareTitleParts[x]!, b, bTitle[y]!, b.rareTitleParts[y]!, rules);
       if (RELATION_RANK[r] > RELATION_RANK[best]) best = r;
-      if (r === 'same' && (aTitle[x] === a.primaryModel || bTitle[y] === b.primaryModel)) sameOwn = true;
+      if (
+        r === 'same' &&
+        (isOwn(aTitle[x]!, a.primaryModel, rules) || isOwn(bTitle[y]!, b.primaryModel, rules))
+      )
+        sameOwn = true;
     }
   }
   if (primary === 'variant') return best === 'same' ? SAME : VARIANT;
@@ -286,7 +447,20 @@ function modelEvidence(a: RecordFeatures, b: RecordFeatures, rules: ScoreRules):
     return IN_TEXT;
   // Codes written with spaces in the other title (`KDL 40V4100`) still agree.
   const atBoundary = rules.codeEndsAtBoundary;
-  if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) return IN_TEXT;
+  if (codeInText(aTitle, b, atBoundary) || codeInText(bTitle, a, atBoundary)) {
+    if (rules.splitCodeIsSame && (codeSplitInTitle(aTitle, b) || codeSplitInTitle(bTitle, a)))
+      return SPLIT_SAME;
+    return IN_TEXT;
+  }
+  // `COOLPIXP6000BK` against `COOLPIX P6000 … Black`: the base written as words, the color
+  // suffix written as the color.
+  if (
+    rules.splitCodeIsSame &&
+    (codeSplitInTitle(colorBases(a, b), b) || codeSplitInTitle(colorBases(b, a), a))
+  )
+    return SAME;
+  // `743840830153` (a UPC) against `Nyko … - 83015`: the maker's item number inside the GTIN.
+  if (rules.gtinItemNumber && (itemNumberIn(aTitle, b) || itemNumberIn(bTitle, a))) return SAME;
   switch (best) {
     case 'compatible':
       return rules.suffixColorDecides && colorsDiffer(a, b) ? VARIANT : COMPATIBLE;

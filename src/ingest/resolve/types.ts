@@ -151,6 +151,34 @@ export interface ResolveOptions {
    */
   suffixColorDecides?: boolean;
   /**
+   * Codes that differ only in their letters after the last digit, one a color code of the
+   * color both listings name and the other no suffix code (`NNH965BK` / `NNH965BF`, both
+   * black), are one model under two suffix conventions, not two variants (score.ts,
+   * `ScoreRules`). Default false: it gains 6 of Abt-Buy's true pairs, but the demo's finishes
+   * break it (`…SS` Stainless Steel / `…BSS` Black Stainless Steel, `…BL` Black / `…MB`
+   * Matte Black): color families are too coarse to tell one finish from another, and
+   * leave-one-set-out chooses it off (docs/ingest.md, session 13).
+   */
+  colorSuffixConventions?: boolean;
+  /**
+   * A code written in the other listing's title as two or more whole words (`SP565UZ` /
+   * `SP-565 UZ`, `MDRAS50G` / `MDR AS50G`) is the same code, not only a code found in its
+   * text (score.ts, `ScoreRules`). Default true.
+   */
+  splitCodeIsSame?: boolean;
+  /**
+   * With `ownCodeDecides`, a shared code that is one listing's primary model number plus a
+   * letter suffix (`TXSR706B` beside its `TXSR706`) counts as that listing's own (score.ts,
+   * `ScoreRules`). Default true.
+   */
+  ownCodeWithSuffix?: boolean;
+  /**
+   * A UPC or EAN (12 or 13 digits) in one title whose item reference, the digits before the
+   * check digit after the maker's prefix, the other title writes as a number of 5 to 7 digits
+   * (`743840830153` / `83015`) is the same code (score.ts, `ScoreRules`). Default true.
+   */
+  gtinItemNumber?: boolean;
+  /**
    * A number followed by a unit word (`100000 BTU/h`, `100000 pages`) is a quantity, not a
    * catalogue number (model-number.ts, `CodeRules`). Default true.
    */
