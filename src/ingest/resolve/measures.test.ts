@@ -34,6 +34,12 @@ describe('compareMeasures', () => {
     expect(compare('Samsung 46" LCD TV', 'Samsung 52 inch LCD TV')).toBe(2);
   });
 
+  it('compares terabytes with gigabytes, not megabytes', () => {
+    expect(compare('WD 2TB external drive', 'WD 256GB external drive')).toBe(2);
+    expect(compare('Seagate 1TB hard drive', 'Seagate 1000GB hard drive')).toBe(1);
+    expect(compare('Seagate 1.5 TB drive 32MB cache', 'Seagate 1.5TB drive')).toBe(1);
+  });
+
   it('lets rounded or truncated figures agree (14.7 / 14 megapixels, 24.7 / 25 cu. ft.)', () => {
     expect(compare('Canon 14.7 Megapixel camera', 'Canon 14 MP camera')).toBe(1);
     expect(compare('LG 24.7 Cu. Ft. refrigerator', 'LG 25 cu ft refrigerator')).toBe(1);

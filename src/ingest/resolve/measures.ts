@@ -27,6 +27,14 @@ const UNIT_OF: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /**
+ * Units stated as a multiple of another that titles use for the same kind of quantity: a
+ * `2TB` drive beside a `256GB` one is two capacities (and `1TB` / `1000GB` one). Only the
+ * decimal step makers label capacities with; megabytes stay their own unit (a drive's `64MB`
+ * cache is not a capacity beside its `2TB`).
+ */
+const SCALED: Readonly<Record<string, readonly [string, number]>> = { tb: ['gb', 1000] };
+
+/**
  * A number and its unit. `in` counts only as `in.` (`2 in 1` is not two inches), and a unit
  * letter before a slash is a word (`w/` = with).
  */
@@ -55,7 +63,8 @@ export function extractMeasures(title: string): Measures {
         break;
       }
     }
-    out = addMeasure(out, unit, Number(m[1]));
+    const scaled = SCALED[unit];
+    out = scaled ? addMeasure(out, scaled[0], Number(m[1]) * scaled[1]) : addMeasure(out, unit, Number(m[1]));
   }
   if (/ of \d|pack/i.test(title))
     for (const m of title.matchAll(PACK_OF))
