@@ -425,20 +425,18 @@ async function ingestLocked(
       spill,
       progress,
     });
+    // the search vectors are computed on a worker thread from the products' texts, which are
+    // final once the products are written (search/build-index.ts): started here, the worker
+    // has the second core while this one builds the relationships (one core), and the keyword
+    // index is all that is left of the search index phase
+    const searchIndex = startSearchIndex(db, content.needs ?? []);
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
     progress({ phase: 'documents' });
     writeProductDocuments(db);
     progress({ phase: 'search index' });
-    // the documents phase's garbage goes before the vectors worker's heap comes on top of this
-    // one: the run's peak RSS was here (docs/architecture.md, "Scaling", session 11)
+    // the documents phase's garbage goes before the keyword index comes on top of this heap
     collectGarbage();
-    // the search vectors are computed on a worker thread while this one builds the keyword
-    // index (search/build-index.ts). Started here, not beside the relationships and documents:
-    // the worker's ~250 MB came on top of the main thread's there (the 35k demo's peak RSS 1.24
-    // GB with that overlap, 1.15 without: docs/architecture.md, session 9), for ≈ 3 s of wall
-    // time on an idle machine
-    const searchIndex = startSearchIndex(db, content.needs ?? []);
     await searchIndex.finish();
     db.exec('COMMIT');
 
