@@ -436,7 +436,7 @@ async function ingestLocked(
     writeProductDocuments(db);
     progress({ phase: 'search index' });
     // the documents phase's garbage goes before the keyword index comes on top of this heap
-    collectGarbage();
+    collectGarbage({ compact: true });
     await searchIndex.finish();
     db.exec('COMMIT');
 
@@ -601,8 +601,9 @@ async function writeResolved(
   } finally {
     spill.close();
   }
-  // the run's products are garbage from here on
-  collectGarbage();
+  // the run's products are garbage from here on: compacted, so that the pages they filled go
+  // back to the system before the phases that read the snapshot (and their worker threads)
+  collectGarbage({ compact: true });
   // the products and groups were written with their keys
   writeNameKeys(db, ['brands', 'product_types']);
   restoreIndexes();
@@ -806,13 +807,25 @@ class RunSpill implements ListingSpill {
  * of CPU at that size. `gc` is reached through V8's `--expose-gc` flag, set only for the moment
  * the function is looked up (Node's `v8.setFlagsFromString`); where that fails, nothing is
  * collected by hand.
+ *
+ * `compact` moves every live object together (V8's `--compact-on-every-full-gc`, set for this
+ * collection only), so the pages the dead ones filled are given back. A plain full collection
+ * frees only the pages left empty: after the 35k demo's write, 511 MB of heap stayed committed
+ * for 108 MB of live objects, and that much of the process's RSS with it. It costs the copying
+ * of the live heap, so it is for where most of a large heap has just died.
  */
 let gcFunction: (() => void) | undefined;
-function collectGarbage(): void {
+function collectGarbage(options: { compact?: boolean } = {}): void {
   // looked up at the first collection, not when this module loads: a server that imports the
   // ingest never touches V8's flags unless it runs one
   gcFunction ??= lookUpGc();
-  gcFunction();
+  if (!options.compact) return gcFunction();
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    gcFunction();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
 }
 
 function lookUpGc(): () => void {
