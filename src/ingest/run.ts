@@ -426,18 +426,18 @@ async function ingestLocked(
       progress,
     });
     // the search vectors are computed on a worker thread from the products' texts, which are
-    // final once the products are written (search/build-index.ts): started here, the worker
-    // has the second core while this one builds the relationships (one core), and the keyword
-    // index is all that is left of the search index phase
+    // final once the products are written (search/build-index.ts). Started here, the worker has
+    // the second core while this one builds the relationships and the keyword index (one core
+    // each), and it is gone before the documents phase, whose packing takes both cores: beside
+    // the documents, its heap took the 35k demo's peak RSS over 1 GB (docs/architecture.md,
+    // "Scaling", sessions 9 and 13)
     const searchIndex = startSearchIndex(db, content.needs ?? []);
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
+    progress({ phase: 'search index' });
+    await searchIndex.finish();
     progress({ phase: 'documents' });
     writeProductDocuments(db);
-    progress({ phase: 'search index' });
-    // the documents phase's garbage goes before the keyword index comes on top of this heap
-    collectGarbage({ compact: true });
-    await searchIndex.finish();
     db.exec('COMMIT');
 
     // price history carries over: offer ids are stable, today's rows were written above
