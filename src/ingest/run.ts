@@ -819,7 +819,10 @@ function collectGarbage(options: { compact?: boolean } = {}): void {
   // looked up at the first collection, not when this module loads: a server that imports the
   // ingest never touches V8's flags unless it runs one
   gcFunction ??= lookUpGc();
-  if (!options.compact) return gcFunction();
+  if (!options.compact) {
+    gcFunction();
+    return;
+  }
   setFlagsFromString('--compact-on-every-full-gc');
   try {
     gcFunction();

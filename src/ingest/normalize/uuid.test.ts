@@ -17,9 +17,21 @@ function reference(name: string): string {
 
 describe('stableUuid', () => {
   it('is the version-5 UUID of the name, short, non-ASCII or longer than the one-call buffer', () => {
-    for (const name of ['', 'offer:acme:123', 'brand:Café ☕', 'x'.repeat(1360), 'é'.repeat(2040), 'y'.repeat(10_000)])
+    for (const name of [
+      '',
+      'offer:acme:123',
+      'brand:Café ☕',
+      'x'.repeat(1360),
+      'é'.repeat(2040),
+      'y'.repeat(10_000),
+    ])
       expect(stableUuid(name)).toBe(reference(name));
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), (name) => stableUuid(name) === reference(name)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 3000 }),
+        (name) => stableUuid(name) === reference(name),
+      ),
+    );
   });
 
   it('does not carry one name into the next', () => {
