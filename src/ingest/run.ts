@@ -425,21 +425,19 @@ async function ingestLocked(
       spill,
       progress,
     });
+    // the search vectors are computed on a worker thread from the products' texts, which are
+    // final once the products are written (search/build-index.ts). Started here, the worker has
+    // the second core while this one builds the relationships and the keyword index (one core
+    // each), and it is gone before the documents phase, whose packing takes both cores: beside
+    // the documents, its heap took the 35k demo's peak RSS over 1 GB (docs/architecture.md,
+    // "Scaling", sessions 9 and 13)
+    const searchIndex = startSearchIndex(db, content.needs ?? []);
     progress({ phase: 'relationships' });
     buildRelationships(db, content.relatedTypes ?? []);
+    progress({ phase: 'search index' });
+    await searchIndex.finish();
     progress({ phase: 'documents' });
     writeProductDocuments(db);
-    progress({ phase: 'search index' });
-    // the documents phase's garbage goes before the vectors worker's heap comes on top of this
-    // one: the run's peak RSS was here (docs/architecture.md, "Scaling", session 11)
-    collectGarbage();
-    // the search vectors are computed on a worker thread while this one builds the keyword
-    // index (search/build-index.ts). Started here, not beside the relationships and documents:
-    // the worker's ~250 MB came on top of the main thread's there (the 35k demo's peak RSS 1.24
-    // GB with that overlap, 1.15 without: docs/architecture.md, session 9), for ≈ 3 s of wall
-    // time on an idle machine
-    const searchIndex = startSearchIndex(db, content.needs ?? []);
-    await searchIndex.finish();
     db.exec('COMMIT');
 
     // price history carries over: offer ids are stable, today's rows were written above
@@ -603,8 +601,9 @@ async function writeResolved(
   } finally {
     spill.close();
   }
-  // the run's products are garbage from here on
-  collectGarbage();
+  // the run's products are garbage from here on: compacted, so that the pages they filled go
+  // back to the system before the phases that read the snapshot (and their worker threads)
+  collectGarbage({ compact: true });
   // the products and groups were written with their keys
   writeNameKeys(db, ['brands', 'product_types']);
   restoreIndexes();
@@ -808,13 +807,28 @@ class RunSpill implements ListingSpill {
  * of CPU at that size. `gc` is reached through V8's `--expose-gc` flag, set only for the moment
  * the function is looked up (Node's `v8.setFlagsFromString`); where that fails, nothing is
  * collected by hand.
+ *
+ * `compact` moves every live object together (V8's `--compact-on-every-full-gc`, set for this
+ * collection only), so the pages the dead ones filled are given back. A plain full collection
+ * frees only the pages left empty: after the 35k demo's write, 511 MB of heap stayed committed
+ * for 108 MB of live objects, and that much of the process's RSS with it. It costs the copying
+ * of the live heap, so it is for where most of a large heap has just died.
  */
 let gcFunction: (() => void) | undefined;
-function collectGarbage(): void {
+function collectGarbage(options: { compact?: boolean } = {}): void {
   // looked up at the first collection, not when this module loads: a server that imports the
   // ingest never touches V8's flags unless it runs one
   gcFunction ??= lookUpGc();
-  gcFunction();
+  if (!options.compact) {
+    gcFunction();
+    return;
+  }
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    gcFunction();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
 }
 
 function lookUpGc(): () => void {

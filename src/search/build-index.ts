@@ -56,8 +56,18 @@ export function startSearchIndex(
   const onWorker = (options.worker ?? availableParallelism() > 1) ? vectorsOnWorker(input) : null;
   // a failed worker is not reported: it costs only its share of the time, computed here
   onWorker?.catch(() => null);
+  // the texts and the worker's vectors, let go once written: a caller may hold this object
+  // through later phases (ingest does: the documents phase comes after the search index)
+  let held: {
+    rows: [number, string][];
+    input: SearchVectorsInput;
+    onWorker: Promise<SearchVectors> | null;
+  } | null = { rows, input, onWorker };
   return {
     async finish() {
+      if (!held) throw new Error('search index: finish() was called already');
+      const { rows, input, onWorker } = held;
+      held = null;
       buildKeywordIndex(db);
       const fromWorker = (await onWorker?.catch(() => null)) ?? null;
       writeSearchVectors(
