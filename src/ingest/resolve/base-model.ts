@@ -1,4 +1,4 @@
-import { COLOR_CODES } from './color-vocabulary.js';
+import { COLOR_CODES, COLOR_WORDS } from './color-vocabulary.js';
 
 /**
  * Suffix codes manufacturers append to a base model for a color, size or sales region
@@ -170,8 +170,8 @@ export function relateSplit(a: string, pa: ModelParts, b: string, pb: ModelParts
   return 'unrelated';
 }
 
-/** Color families of listings (tokens.ts) that a color suffix value belongs to. */
-const SUFFIX_FAMILY: Record<string, string> = { stainless: 'silver', platinum: 'silver', titanium: 'silver' };
+/** The color family of listings (tokens.ts) a color suffix value belongs to (`stainless` → silver). */
+const familyOf = (value: string): string => COLOR_WORDS.get(value) ?? value;
 
 /**
  * Every way `code` ends in a color suffix code, as the code before it and the listing color
@@ -187,7 +187,7 @@ export function colorTails(code: string): ReadonlyArray<{ base: string; families
     if (suffix.length >= code.length || !code.endsWith(suffix)) continue;
     out.push({
       base: code.slice(0, code.length - suffix.length),
-      families: values.map((v) => SUFFIX_FAMILY[v] ?? v),
+      families: values.map(familyOf),
     });
   }
   if (tailCache.size >= SPLIT_CACHE_LIMIT) tailCache.clear();
@@ -223,7 +223,7 @@ export function oneColorTwoConventions(
   const named = (tail: string, own: ReadonlySet<string>, other: ReadonlySet<string>, rest: string) => {
     if (KNOWN_SUFFIXES.has(rest)) return false;
     for (const value of COLOR_SUFFIXES.get(tail) ?? []) {
-      const family = SUFFIX_FAMILY[value] ?? value;
+      const family = familyOf(value);
       if (other.has(family) && (own.size === 0 || (own.size === 1 && own.has(family)))) return true;
     }
     return false;
